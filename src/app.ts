@@ -1,0 +1,113 @@
+import compress from '@fastify/compress';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { constants as zlib } from 'node:zlib';
+import { utcDateOf } from './dates.js';
+import { HttpProblem } from './errors.js';
+import { errorText, type ErrorFormat } from './format/document-writers.js';
+import { catalogRoutes } from './routes/catalog.js';
+import type { ServiceContext } from './routes/context.js';
+import { metaRoutes } from './routes/meta.js';
+import { queryRoutes } from './routes/query.js';
+import { rateRoutes } from './routes/rates.js';
+import { CONTENT_TYPES, queryStringOf } from './routes/respond.js';
+import type { Store } from './store/store.js';
+import { MAX_SQL_LENGTH } from './store/sql-guard.js';
+import { VERSION } from './version.js';
+
+export interface AppOptions {
+  store: Store;
+  /** Fastify's logger setting: false in tests, true (or pino options) when serving. */
+  logger?: boolean | object;
+  /** Today's UTC date; defaults to the clock. */
+  today?: () => string;
+  queryTimeoutMs?: number;
+  queryMaxRows?: number;
+  queryMaxConcurrent?: number;
+}
+
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+export const DEFAULT_QUERY_MAX_ROWS = 100_000;
+
+/** Builds the HTTP service around a store. It never listens: server.ts does, tests inject. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const context: ServiceContext = {
+    store: options.store,
+    today: options.today ?? (() => utcDateOf(new Date())),
+    query: {
+      timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+      maxRows: options.queryMaxRows ?? DEFAULT_QUERY_MAX_ROWS,
+      maxConcurrent: options.queryMaxConcurrent ?? 2,
+    },
+  };
+  const app = Fastify({
+    logger: options.logger ?? false,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    // The query endpoint takes SQL of up to 100 KB in its URL.
+    http: { maxHeaderSize: MAX_SQL_LENGTH * 3 + 16_384 },
+    return503OnClosing: true,
+  });
+  // Schemas document the API; parameters are parsed leniently by src/params (see routes/schemas.ts).
+  app.setValidatorCompiler(() => () => true);
+
+  await app.register(compress, {
+    global: true,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'fxrates',
+        version: VERSION,
+        description:
+          'Currency exchange rates from official publishers. Parameter problems never fail a request: the answer is for the most likely intended query, with the problem in the X-Error header (and the json key error).',
+      },
+    },
+  });
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply
+      .header('access-control-allow-origin', '*')
+      .header('access-control-expose-headers', 'X-Error, X-Query, ETag');
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {
+    const status = error instanceof HttpProblem ? error.statusCode : (error.statusCode ?? 500);
+    if (status >= 500 && !(error instanceof HttpProblem)) request.log.error(error);
+    const message = status >= 500 && !(error instanceof HttpProblem) ? 'internal error' : error.message;
+    const format = requestedFormat(request);
+    reply
+      .code(status)
+      .headers(error instanceof HttpProblem ? error.headers : {})
+      .header('cache-control', 'no-store')
+      .type(CONTENT_TYPES[format])
+      .send(errorText(format, message));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const format = requestedFormat(request);
+    const path = request.url.split('?')[0] ?? '';
+    reply
+      .code(404)
+      .header('cache-control', 'no-store')
+      .type(CONTENT_TYPES[format])
+      .send(errorText(format, `no endpoint at ${path.slice(0, 200)}; see /v1/openapi.json`));
+  });
+
+  rateRoutes(app, context);
+  catalogRoutes(app, context);
+  queryRoutes(app, context);
+  metaRoutes(app, VERSION);
+  return app;
+}
+
+/** The format an error body is written in: the request's `format`, if it is one. */
+function requestedFormat(request: FastifyRequest): ErrorFormat {
+  for (const [name, value] of new URLSearchParams(queryStringOf(request))) {
+    if (name.toLowerCase() !== 'format') continue;
+    const format = value.trim().toLowerCase();
+    return format === 'csv' || format === 'xml' ? format : 'json';
+  }
+  return 'json';
+}

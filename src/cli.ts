@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// DuckDB runs queries on libuv's thread pool; a larger pool keeps slow sandbox queries from
+// holding up other requests. It must be set before the pool first starts.
+process.env.UV_THREADPOOL_SIZE ??= '16';
+const { main } = await import('./commands.js');
+process.exitCode = await main(process.argv.slice(2), process.env);

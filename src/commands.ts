@@ -1,0 +1,73 @@
+import { UsageError, importConfig, serveConfig } from './config.js';
+import { ImportError, importFile } from './import/import-file.js';
+import { serve } from './server.js';
+import { DuckDBStore } from './store/duckdb/duckdb-store.js';
+import { VERSION } from './version.js';
+
+const USAGE = `fxrates ${VERSION}: currency exchange rates from official publishers
+
+Usage:
+  fxrates serve [--db PATH] [--port N] [--host H] [--no-ingest]
+      Serve the HTTP API (env FXRATES_DB, PORT, HOST; defaults ./data/fxrates.duckdb,
+      8080, 127.0.0.1). The database file is created and migrated on first start.
+  fxrates import [--db PATH] FILE...
+      Import observations CSV files (source,symbol,observation_time,rate) or the ECB's
+      eurofxref-hist.csv, each file in one transaction.
+  fxrates --help | --version
+`;
+
+/** Runs one command line; returns the process exit code. */
+export async function main(args: string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const [command, ...rest] = args;
+  try {
+    switch (command) {
+      case 'serve':
+        await serve(serveConfig(rest, env));
+        return 0;
+      case 'import':
+        return await runImport(rest, env);
+      case '--version':
+      case '-v':
+        process.stdout.write(`${VERSION}\n`);
+        return 0;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(USAGE);
+        return 0;
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`fxrates: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`fxrates: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function runImport(args: string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+  const config = importConfig(args, env);
+  const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
+  let failures = 0;
+  try {
+    for (const file of config.files) {
+      const started = Date.now();
+      try {
+        const summary = await importFile(store, file);
+        const counts = [...summary.perSource].map(([source, rows]) => `${source} ${rows}`).join(', ') || 'no rows';
+        process.stdout.write(`${file}: ${summary.format} file, imported ${counts} (${Date.now() - started} ms)\n`);
+      } catch (error) {
+        failures++;
+        const message = error instanceof ImportError ? error.message : `${file}: ${(error as Error).message}`;
+        process.stderr.write(`fxrates: ${message}\n`);
+      }
+    }
+  } finally {
+    await store.close();
+  }
+  return failures > 0 ? 1 : 0;
+}

@@ -1,0 +1,84 @@
+import { ALL_ENDPOINT_SOURCE_ORDER, DEFAULT_SOURCE_ORDER, findSource } from '../sources/registry.js';
+import { AGGREGATIONS, type Aggregation, type Selection } from '../resolve/rate-query.js';
+import { RawParams, clip, readBoolean, readEnum, readNameList, readPositiveInteger } from './raw-params.js';
+
+export type RateEndpoint = 'latest' | 'date' | 'range' | 'all';
+export const RATE_FORMATS = ['json', 'csv', 'xml'] as const;
+export type RateFormat = (typeof RATE_FORMATS)[number];
+
+export const DEFAULT_BASE = 'USD';
+export const DEFAULT_DECIMALS = 16;
+export const DEFAULT_UP_TO_DAYS_BEFORE = 4;
+/** 100 years: CONTRACT §8 reduces larger values to this. */
+export const MAX_UP_TO_DAYS_BEFORE = 36_525;
+
+const COMMON = [
+  'base',
+  'format',
+  'symbols',
+  'sources',
+  'up_to_days_before',
+  'max_sources_per_symbol',
+  'observation_time_selection',
+  'decimals',
+  'pretty_print',
+  'show_query',
+];
+
+export interface RateParams {
+  base: string;
+  symbols: string[] | null;
+  /** Registered source keys in priority order. */
+  sources: string[];
+  upToDaysBefore: number;
+  maxSourcesPerSymbol: number;
+  selection: Selection;
+  decimals: number;
+  prettyPrint: boolean;
+  showQuery: boolean;
+  aggregation: Aggregation;
+  format: RateFormat;
+  problems: string[];
+}
+
+/** Parses the query string of a rate endpoint; `isKnownSymbol` answers for the currencies endpoint's symbols. */
+export function parseRateParams(
+  endpoint: RateEndpoint,
+  queryString: string,
+  isKnownSymbol: (symbol: string) => boolean,
+): RateParams {
+  const ranged = endpoint === 'range' || endpoint === 'all';
+  const params = new RawParams(
+    queryString,
+    ranged ? [...COMMON, 'aggregation'] : COMMON,
+    ranged ? new Map() : new Map([['aggregation', 'it applies to ranges only']]),
+  );
+  const format = readEnum(params, 'format', RATE_FORMATS, 'json');
+  let base = DEFAULT_BASE;
+  const baseText = params.get('base');
+  if (baseText !== undefined) {
+    if (isKnownSymbol(baseText.toUpperCase())) base = baseText.toUpperCase();
+    else params.problems.push(`unknown base '${clip(baseText)}': ${DEFAULT_BASE} is used`);
+  }
+  const symbols =
+    readNameList(params, 'symbols', (s) => s.toUpperCase(), isKnownSymbol, 'symbol') ?? null;
+  const defaultSources = endpoint === 'all' ? ALL_ENDPOINT_SOURCE_ORDER : DEFAULT_SOURCE_ORDER;
+  const sources =
+    readNameList(params, 'sources', (s) => s.toLowerCase(), (key) => findSource(key) !== undefined, 'source') ??
+    [...defaultSources];
+  return {
+    format,
+    base,
+    symbols,
+    sources,
+    upToDaysBefore: readPositiveInteger(params, 'up_to_days_before', DEFAULT_UP_TO_DAYS_BEFORE, MAX_UP_TO_DAYS_BEFORE),
+    maxSourcesPerSymbol: readPositiveInteger(params, 'max_sources_per_symbol', 1),
+    selection: readEnum(params, 'observation_time_selection', ['latest', 'earliest'] as const,
+      endpoint === 'latest' ? 'latest' : 'earliest'),
+    decimals: readPositiveInteger(params, 'decimals', DEFAULT_DECIMALS),
+    prettyPrint: readBoolean(params, 'pretty_print', true),
+    showQuery: readBoolean(params, 'show_query', false),
+    aggregation: ranged ? readEnum(params, 'aggregation', AGGREGATIONS, 'day') : 'day',
+    problems: params.problems,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Reads a raw query string for one endpoint, keeping the first value of each parameter it
+ * expects and describing everything else as a problem (CONTRACT §8): unknown names are ignored,
+ * a known name in other case is taken as that parameter, repeats keep the first value.
+ */
+export class RawParams {
+  readonly problems: string[] = [];
+  private readonly values = new Map<string, string>();
+
+  constructor(queryString: string, expected: readonly string[], notApplicable: ReadonlyMap<string, string> = new Map()) {
+    for (const [name, value] of new URLSearchParams(queryString)) {
+      const canonical = expected.includes(name) ? name : expected.find((known) => known === name.toLowerCase());
+      if (canonical === undefined) {
+        const reason = notApplicable.get(name.toLowerCase());
+        this.problems.push(
+          reason ? `parameter '${clip(name)}' ignored: ${reason}` : `unknown parameter '${clip(name)}' ignored`,
+        );
+        continue;
+      }
+      if (canonical !== name) this.problems.push(`parameter '${clip(name)}' read as '${canonical}'`);
+      if (this.values.has(canonical)) {
+        this.problems.push(`parameter '${canonical}' repeated: the first value is used`);
+        continue;
+      }
+      this.values.set(canonical, value);
+    }
+  }
+
+  /** The value given, or undefined when absent or empty (an empty value is reported). */
+  get(name: string): string | undefined {
+    const value = this.values.get(name);
+    if (value === undefined) return undefined;
+    if (value.trim() === '') {
+      this.problems.push(`parameter '${name}' is empty: the default is used`);
+      return undefined;
+    }
+    return value.trim();
+  }
+
+  /** Reports that `name` had an unusable value and its default stands. */
+  rejected(name: string, value: string, expectation: string, fallback: string | number | boolean): void {
+    this.problems.push(`${name} '${clip(value)}' is not ${expectation}: ${String(fallback)} is used`);
+  }
+}
+
+/** User text made safe for the ASCII-only X-Error header and short enough to read. */
+export function clip(text: string): string {
+  const printable = text.replace(/[^\x20-\x7e]/g, '?');
+  return printable.length > 40 ? `${printable.slice(0, 40)}...` : printable;
+}
+
+export function readEnum<T extends string>(
+  params: RawParams,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+): T {
+  const value = params.get(name);
+  if (value === undefined) return fallback;
+  const match = allowed.find((option) => option === value.toLowerCase());
+  if (match === undefined) params.rejected(name, value, `one of ${allowed.join(', ')}`, fallback);
+  return match ?? fallback;
+}
+
+export function readBoolean(params: RawParams, name: string, fallback: boolean): boolean {
+  return readEnum(params, name, ['true', 'false'] as const, fallback ? 'true' : 'false') === 'true';
+}
+
+export function readPositiveInteger(params: RawParams, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = params.get(name);
+  if (value === undefined) return fallback;
+  if (!/^[0-9]+$/.test(value) || /^0+$/.test(value)) {
+    params.rejected(name, value, 'a positive integer', fallback);
+    return fallback;
+  }
+  const number = Number(value);
+  if (number > max) {
+    params.problems.push(`${name} '${clip(value)}' is above its maximum: ${max} is used`);
+    return max;
+  }
+  return number;
+}
+
+/**
+ * A comma-separated list of names from `known` (case forgiven), or null for `*`. Unknown items
+ * are dropped and reported; the list is never widened when none remain.
+ */
+export function readNameList(
+  params: RawParams,
+  name: string,
+  normalise: (item: string) => string,
+  known: (item: string) => boolean,
+  what: string,
+): string[] | null | undefined {
+  const value = params.get(name);
+  if (value === undefined) return undefined;
+  if (value === '*') return null;
+  const kept: string[] = [];
+  for (const raw of value.split(',')) {
+    const item = normalise(raw.trim());
+    if (item === '' || kept.includes(item)) continue;
+    if (known(item)) kept.push(item);
+    else params.problems.push(`unknown ${what} '${clip(raw.trim())}' dropped from ${name}`);
+  }
+  return kept;
+}

@@ -1,0 +1,45 @@
+/** A rate request after parameter parsing: everything the SQL builder needs, all validated. */
+export type Selection = 'earliest' | 'latest';
+
+export const AGGREGATIONS = [
+  'day',
+  'week',
+  'month',
+  'quarter',
+  'year',
+  'decade',
+  'century',
+  'millennium',
+] as const;
+export type Aggregation = (typeof AGGREGATIONS)[number];
+
+export interface SourceRef {
+  key: string;
+  relativeCurrency: string;
+}
+
+export interface RateQuery {
+  /** First key date, YYYY-MM-DD. Equal to `end` for latest and date requests. */
+  start: string;
+  end: string;
+  base: string;
+  /** Requested symbols; null means every symbol. */
+  symbols: readonly string[] | null;
+  /** Sources in priority order. */
+  sources: readonly SourceRef[];
+  upToDaysBefore: number;
+  maxSourcesPerSymbol: number;
+  selection: Selection;
+  aggregation: Aggregation;
+}
+
+/** One entry of a rate response: what the SQL returns and every writer shapes. */
+export interface RateRow {
+  date: string;
+  symbol: string;
+  source: string;
+  rate: number;
+  observation_time: string;
+}
+
+export const RATE_COLUMNS = ['date', 'symbol', 'source', 'rate', 'observation_time'] as const;

@@ -1,0 +1,125 @@
+import { daysBetween, isCalendarDate, looksLikeIsoDate } from '../dates.js';
+import { badRequest, notFound } from '../errors.js';
+import { parseRateParams, type RateEndpoint, type RateParams } from '../params/rate-params.js';
+import { findSource } from '../sources/registry.js';
+import type { Catalog } from '../store/store.js';
+import type { RateHead, RateWriterOptions } from '../format/rate-writers.js';
+import type { SqlDialect } from './dialect.js';
+import type { RateQuery } from './rate-query.js';
+import { buildRatesSql } from './rates-sql.js';
+
+/** What the path of a rate request named: the endpoint and its raw date segments. */
+export type RatePath =
+  | { endpoint: 'latest' }
+  | { endpoint: 'all' }
+  | { endpoint: 'date'; date: string }
+  | { endpoint: 'range'; start: string; end: string };
+
+export interface RatePlan {
+  params: RateParams;
+  query: RateQuery;
+  sql: string;
+  head: RateHead;
+  writer: RateWriterOptions;
+  /** The newest date the answer can hold, for Cache-Control. */
+  newestDate: string;
+}
+
+/**
+ * Turns a rate request into the one SQL statement that answers it and the head of the response
+ * (CONTRACT §3-§4). Dates are checked first: a segment shaped YYYY-MM-DD that is no calendar
+ * date is a 400, any other segment that is neither a date nor `*` a 404 (CONTRACT §8).
+ */
+export function planRateRequest(
+  path: RatePath,
+  queryString: string,
+  catalog: Catalog,
+  dialect: SqlDialect,
+  today: string,
+): RatePlan {
+  const segments =
+    path.endpoint === 'date' ? [path.date] : path.endpoint === 'range' ? [path.start, path.end] : [];
+  for (const segment of segments) checkDateSegment(segment, path.endpoint === 'range');
+
+  const endpoint: RateEndpoint = path.endpoint;
+  const params = parseRateParams(endpoint, queryString, (symbol) => isKnownSymbol(catalog, symbol));
+  const sources = params.sources.map((key) => {
+    const source = findSource(key)!;
+    return { key: source.key, relativeCurrency: source.relativeCurrency };
+  });
+
+  let start: string;
+  let end: string;
+  if (path.endpoint === 'latest') start = end = today;
+  else if (path.endpoint === 'date') start = end = path.date;
+  else {
+    const [startText, endText] = path.endpoint === 'all' ? ['*', '*'] : [path.start, path.end];
+    end = endText === '*' ? today : endText;
+    start = startText === '*' ? (earliestDate(catalog, params.sources) ?? end) : startText;
+    if (start > end) [start, end] = [end, start];
+  }
+
+  const query: RateQuery = {
+    start,
+    end,
+    base: params.base,
+    symbols: params.symbols,
+    sources,
+    upToDaysBefore: params.upToDaysBefore,
+    maxSourcesPerSymbol: params.maxSourcesPerSymbol,
+    selection: params.selection,
+    aggregation: params.aggregation,
+  };
+  const sql = buildRatesSql(query, dialect);
+  const ranged = path.endpoint === 'range' || path.endpoint === 'all';
+  const head: RateHead = {
+    status: 'success',
+    ...(ranged ? { start_date: start, end_date: end } : { date: start }),
+    base: params.base,
+    ...(params.problems.length > 0 ? { error: params.problems.join('; ') } : {}),
+    ...(params.showQuery ? { query: sql } : {}),
+  };
+  return {
+    params,
+    query,
+    sql,
+    head,
+    writer: {
+      prettyPrint: params.prettyPrint,
+      decimals: params.decimals,
+      perSource: params.maxSourcesPerSymbol > 1,
+      byDate: ranged,
+    },
+    newestDate: end,
+  };
+}
+
+function checkDateSegment(segment: string, starAllowed: boolean): void {
+  if (starAllowed && segment === '*') return;
+  if (!looksLikeIsoDate(segment)) {
+    throw notFound(`'${segment.slice(0, 40)}' is not a date (YYYY-MM-DD)${starAllowed ? ' or *' : ''}`);
+  }
+  if (!isCalendarDate(segment)) throw badRequest(`${segment} is not a calendar date`);
+}
+
+/** A symbol the currencies endpoint lists: a relative currency or an observed symbol of any source. */
+export function isKnownSymbol(catalog: Catalog, symbol: string): boolean {
+  for (const [key, holdings] of catalog) {
+    if (findSource(key)?.relativeCurrency === symbol || holdings.symbols.includes(symbol)) return true;
+  }
+  return false;
+}
+
+function earliestDate(catalog: Catalog, sources: readonly string[]): string | undefined {
+  let earliest: string | undefined;
+  for (const key of sources) {
+    const first = catalog.get(key)?.firstDate;
+    if (first && (earliest === undefined || first < earliest)) earliest = first;
+  }
+  return earliest;
+}
+
+/** Answers about days more than 2 days before today no longer change (SPEC.md rule 4). */
+export function isSettled(newestDate: string, today: string): boolean {
+  return daysBetween(newestDate, today) > 2;
+}

@@ -1,0 +1,124 @@
+import { addDays } from '../dates.js';
+import type { SqlDialect } from './dialect.js';
+import type { RateQuery } from './rate-query.js';
+import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-literal.js';
+
+/**
+ * The one SQL statement behind every rate response (CONTRACT §3-§4). It returns the rows
+ * `date, symbol, source, rate, observation_time`, newest date first, then symbol A-Z, then
+ * source priority; the writers only shape them. The text is self-contained (values inlined
+ * as literals) so that `show_query` can print it and the query endpoint can run it again.
+ *
+ * How it works, per step:
+ * - legs: each source's earliest (or latest) observation of each symbol per UTC day;
+ * - pairs: per source and day, the cross rate symbol/base where both legs exist, the
+ *   relative currency counting as the constant 1;
+ * - spans: a pair stands for the days from its own up to `up_to_days_before` later, or until
+ *   the source's next pair of that symbol, whichever is first; covered lists those days, so
+ *   that keys meet their pairs in an equality join;
+ * - keys: the requested start date, then every later day on which a requested source observed;
+ * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order.
+ */
+export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
+  const { base, symbols, sources } = query;
+  const window = integerLiteral(query.upToDaysBefore);
+  const baseLiteral = stringLiteral(base);
+  const sourceKeys = sources.length > 0 ? stringList(sources.map((s) => s.key)) : 'NULL';
+  const wanted = symbols?.filter((symbol) => symbol !== base);
+  const symbolFilter = (column: string): string =>
+    wanted === undefined ? 'TRUE' : wanted.length > 0 ? `${column} IN (${stringList(wanted)})` : 'FALSE';
+  const legSymbolFilter =
+    wanted === undefined ? 'TRUE' : `o.symbol IN (${stringList([...wanted, base])})`;
+  const extreme = query.selection === 'earliest' ? 'min' : 'max';
+  const windowStart = dateLiteral(addDays(query.start, -query.upToDaysBefore));
+  const dayAfterStart = dateLiteral(addDays(query.start, 1));
+  const dayAfterEnd = dateLiteral(addDays(query.end, 1));
+
+  const sourceRows =
+    sources.length > 0
+      ? `VALUES ${sources
+          .map((s, priority) => `(${stringLiteral(s.key)}, ${stringLiteral(s.relativeCurrency)}, ${priority})`)
+          .join(', ')}`
+      : 'SELECT NULL, NULL, NULL WHERE FALSE';
+
+  const ctes = [
+    `src(key, relative_currency, priority) AS (${sourceRows})`,
+    `legs AS (
+    SELECT o.source, o.symbol, CAST(o.observation_time AS DATE) AS day,
+      ${dialect.valueAtExtreme(extreme, 'o.rate', 'o.observation_time')} AS rate,
+      ${extreme}(o.observation_time) AS observation_time
+    FROM observations AS o
+    WHERE o.source IN (${sourceKeys})
+      AND o.observation_time >= CAST(${windowStart} AS TIMESTAMP)
+      AND o.observation_time < CAST(${dayAfterEnd} AS TIMESTAMP)
+      AND ${legSymbolFilter}
+    GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)
+  )`,
+    `base_legs AS (
+    SELECT source, day, rate, observation_time FROM legs WHERE symbol = ${baseLiteral}
+  )`,
+    `pairs AS (
+    SELECT l.source, l.symbol, l.day, l.rate / b.rate AS rate,
+      greatest(l.observation_time, b.observation_time) AS observation_time
+    FROM legs AS l JOIN base_legs AS b ON b.source = l.source AND b.day = l.day
+    WHERE l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}
+    UNION ALL
+    SELECT l.source, l.symbol, l.day, l.rate, l.observation_time
+    FROM legs AS l JOIN src ON src.key = l.source
+    WHERE src.relative_currency = ${baseLiteral} AND l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}
+    UNION ALL
+    SELECT b.source, src.relative_currency, b.day, 1 / b.rate, b.observation_time
+    FROM base_legs AS b JOIN src ON src.key = b.source
+    WHERE src.relative_currency <> ${baseLiteral} AND ${symbolFilter('src.relative_currency')}
+  )`,
+    `spans AS (
+    SELECT source, symbol, day, rate, observation_time,
+      least(day + ${window}, ${dateLiteral(query.end)},
+        coalesce(lead(day) OVER (PARTITION BY source, symbol ORDER BY day) - 1, day + ${window})) AS last_day
+    FROM pairs
+  )`,
+    `covered AS (
+    SELECT source, symbol, rate, observation_time,
+      ${dialect.daysFrom(`greatest(day, ${dateLiteral(query.start)})`, 'last_day')} AS day
+    FROM spans
+    WHERE last_day >= ${dateLiteral(query.start)}
+  )`,
+    `keys AS (
+    SELECT ${dateLiteral(query.start)} AS day
+    UNION
+    SELECT DISTINCT CAST(o.observation_time AS DATE)
+    FROM observations AS o
+    WHERE o.source IN (${sourceKeys})
+      AND o.observation_time >= CAST(${dayAfterStart} AS TIMESTAMP)
+      AND o.observation_time < CAST(${dayAfterEnd} AS TIMESTAMP)
+  )`,
+    `ranked AS (
+    SELECT k.day AS date, s.symbol, s.source, s.rate, s.observation_time, src.priority,
+      row_number() OVER (PARTITION BY k.day, s.symbol ORDER BY src.priority) AS rank
+    FROM keys AS k
+    JOIN covered AS s ON s.day = k.day
+    JOIN src ON src.key = s.source
+  )`,
+  ];
+
+  let rows = `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`;
+  if (query.aggregation !== 'day') {
+    // Each period shows, per symbol, the entries of its first (earliest) or last (latest) key
+    // that has that symbol, under the period's first day (CONTRACT §4).
+    ctes.push(
+      `daily AS ${rows}`,
+      `picked AS (
+    SELECT ${dialect.periodStart(query.aggregation, 'date')} AS period, symbol, ${extreme}(date) AS date
+    FROM daily GROUP BY 1, symbol
+  )`,
+    );
+    rows = `(SELECT p.period AS date, d.symbol, d.source, d.rate, d.observation_time, d.priority
+    FROM daily AS d JOIN picked AS p ON p.symbol = d.symbol AND p.date = d.date)`;
+  }
+
+  return `WITH ${ctes.join(',\n  ')}
+SELECT ${dialect.formatDate('r.date')} AS date, r.symbol, r.source, r.rate,
+  ${dialect.formatInstant('r.observation_time')} AS observation_time
+FROM ${rows} AS r
+ORDER BY r.date DESC, r.symbol, r.priority`;
+}

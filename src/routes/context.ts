@@ -1,0 +1,14 @@
+import type { Store } from '../store/store.js';
+
+/** What every route needs from the running service. */
+export interface ServiceContext {
+  store: Store;
+  /** Today's UTC date, YYYY-MM-DD; a function so that tests can fix the day. */
+  today: () => string;
+  query: {
+    timeoutMs: number;
+    maxRows: number;
+    /** Untrusted queries run at once at most; more wait their turn. */
+    maxConcurrent: number;
+  };
+}

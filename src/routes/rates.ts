@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { writeRates } from '../format/rate-writers.js';
+import type { RateRow } from '../resolve/rate-query.js';
+import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
+import type { SqlValue, Store } from '../store/store.js';
+import type { ServiceContext } from './context.js';
+import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
+import { dateParams, rangeParams, rateQuerySchema, rateResponseDescription } from './schemas.js';
+
+export function rateRoutes(app: FastifyInstance, context: ServiceContext): void {
+  const answer = (path: (request: FastifyRequest) => RatePath) => (request: FastifyRequest, reply: FastifyReply) =>
+    sendRates(context, request, reply, path(request));
+
+  readOnlyEndpoint(
+    app,
+    '/v1/exchangerate/latest',
+    { summary: 'Latest rates', querystring: rateQuerySchema(false), response: rateResponseDescription },
+    answer(() => ({ endpoint: 'latest' })),
+  );
+  readOnlyEndpoint(
+    app,
+    '/v1/exchangerate/all',
+    { summary: 'All rates ever held (same as /v1/exchangerate/*/*)', querystring: rateQuerySchema(true), response: rateResponseDescription },
+    answer(() => ({ endpoint: 'all' })),
+  );
+  readOnlyEndpoint(
+    app,
+    '/v1/exchangerate/:date',
+    { summary: 'Rates of one date', params: dateParams, querystring: rateQuerySchema(false), response: rateResponseDescription },
+    answer((request) => ({ endpoint: 'date', date: (request.params as { date: string }).date })),
+  );
+  readOnlyEndpoint(
+    app,
+    '/v1/exchangerate/:start_date/:end_date',
+    { summary: 'Rates over a range of dates', params: rangeParams, querystring: rateQuerySchema(true), response: rateResponseDescription },
+    answer((request) => {
+      const params = request.params as { start_date: string; end_date: string };
+      return { endpoint: 'range', start: params.start_date, end: params.end_date };
+    }),
+  );
+}
+
+async function sendRates(
+  context: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: RatePath,
+): Promise<FastifyReply> {
+  const { store } = context;
+  const today = context.today();
+  const queryString = queryStringOf(request);
+  const plan = planRateRequest(path, queryString, await store.catalog(), store.dialect, today);
+  const { format } = plan.params;
+  return sendRepresentation(
+    request,
+    reply,
+    {
+      contentType: CONTENT_TYPES[format],
+      etagParts: [await store.dataVersion(), today, request.routeOptions.url ?? '', request.url],
+      settled: isSettled(plan.newestDate, today),
+      problems: plan.params.problems,
+      extraHeaders: format === 'csv' && plan.params.showQuery ? { 'x-query': plan.sql.replace(/\s+/g, ' ') } : {},
+    },
+    () => writeRates(format, plan.head, rateRows(store, plan.sql), plan.writer),
+  );
+}
+
+async function* rateRows(store: Store, sql: string): AsyncIterable<RateRow[]> {
+  for await (const batch of store.streamRows(sql)) yield batch.map(toRateRow);
+}
+
+function toRateRow([date, symbol, source, rate, observationTime]: SqlValue[]): RateRow {
+  return {
+    date: date as string,
+    symbol: symbol as string,
+    source: source as string,
+    rate: rate as number,
+    observation_time: observationTime as string,
+  };
+}

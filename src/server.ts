@@ -1,0 +1,38 @@
+import { buildApp } from './app.js';
+import type { ServeConfig } from './config.js';
+import { DuckDBStore } from './store/duckdb/duckdb-store.js';
+
+/**
+ * Opens (creating and migrating) the database, listens, and shuts down gracefully on SIGTERM or
+ * SIGINT: no new connections, in-flight requests finish, then the database closes cleanly.
+ */
+export async function serve(config: ServeConfig): Promise<void> {
+  const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
+  const app = await buildApp({
+    store,
+    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    queryTimeoutMs: config.queryTimeoutMs,
+    queryMaxRows: config.queryMaxRows,
+  });
+  let closing: Promise<void> | undefined;
+  const shutdown = (signal: string): void => {
+    closing ??= (async () => {
+      app.log.info(`${signal} received: finishing in-flight requests`);
+      await app.close();
+      await store.close();
+      app.log.info('database closed; bye');
+    })().catch((error: unknown) => {
+      app.log.error(error);
+      process.exitCode = 1;
+    });
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  app.log.info(`database ${config.db}; ingestion ${config.ingest ? 'on' : 'off (--no-ingest)'}`);
+}

@@ -1,0 +1,21 @@
+/**
+ * Schema steps, applied in order on open; `meta.schema_version` records how many ran.
+ * Append new steps, never edit old ones: existing database files have already run them.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE sources (
+    key VARCHAR PRIMARY KEY,
+    name VARCHAR NOT NULL,
+    relative_currency VARCHAR NOT NULL,
+    url VARCHAR NOT NULL,
+    is_dst BOOLEAN NOT NULL,
+    default_precedence INTEGER NOT NULL
+  );
+  CREATE TABLE observations (
+    source VARCHAR NOT NULL,
+    symbol VARCHAR NOT NULL,
+    observation_time TIMESTAMP NOT NULL,
+    rate DOUBLE NOT NULL CHECK (rate > 0 AND isfinite(rate)),
+    PRIMARY KEY (source, symbol, observation_time)
+  );`,
+];

@@ -1,0 +1,63 @@
+import type { SqlDialect } from '../resolve/dialect.js';
+
+/** One observation in CONTRACT §1 form: 1 unit of the source's relative currency buys `rate` units of `symbol`. */
+export interface Observation {
+  source: string;
+  symbol: string;
+  /** UTC, millisecond precision. */
+  observationTime: Date;
+  rate: number;
+}
+
+/** What the store holds per source, for the currencies and sources endpoints and for validation. */
+export interface SourceHoldings {
+  /** Every symbol the source has observed, A-Z. */
+  symbols: readonly string[];
+  /** UTC date of the first observation, or null when there is none. */
+  firstDate: string | null;
+  lastDate: string | null;
+  observations: number;
+}
+
+export type Catalog = ReadonlyMap<string, SourceHoldings>;
+
+export type SqlValue = string | number | boolean | null;
+
+export interface QueryResultSet {
+  columns: string[];
+  rows: SqlValue[][];
+  /** True when the statement had more rows than the limit allowed. */
+  truncated: boolean;
+}
+
+export interface SandboxLimits {
+  timeoutMs: number;
+  maxRows: number;
+}
+
+/** Raised by `runSandboxed` for statements the sandbox refuses or cannot run. */
+export class SandboxRejection extends Error {}
+/** Raised by `runSandboxed` when the time limit interrupts a statement. */
+export class SandboxTimeout extends Error {}
+
+/**
+ * Everything the service needs from a database. Routes and the query builder use only this,
+ * so that another engine is one more implementation of this interface.
+ */
+export interface Store {
+  readonly dialect: SqlDialect;
+  /** Grows with every change to the observations; part of every ETag. */
+  dataVersion(): Promise<number>;
+  /** What each registered source holds; cached until the data changes. */
+  catalog(): Promise<Catalog>;
+  /** Runs a statement built by the service and yields its rows in batches. */
+  streamRows(sql: string): AsyncIterable<SqlValue[][]>;
+  /** Runs untrusted SQL under the sandbox of CONTRACT §7. */
+  runSandboxed(sql: string, limits: SandboxLimits): Promise<QueryResultSet>;
+  /**
+   * Stores a batch in one transaction: all of it or, on any error, none of it. Rows with the
+   * same source, symbol and observation time replace the stored ones (later rows of the batch win).
+   */
+  writeObservations(observations: readonly Observation[]): Promise<void>;
+  close(): Promise<void>;
+}
