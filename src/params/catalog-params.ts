@@ -1,5 +1,5 @@
 import { DEFAULT_SOURCE_ORDER, findSource } from '../sources/registry.js';
-import { RawParams, readBoolean, readEnum, readNameList } from './raw-params.js';
+import { RawParams, readBoolean, readNameList } from './raw-params.js';
 
 export interface CatalogParams {
   format: 'json' | 'csv';
