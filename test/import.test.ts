@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parseImport } from '../src/import/import-file.js';
+import { DuckDBStore } from '../src/store/duckdb/duckdb-store.js';
+import { runCli } from './support/cli.js';
+
+describe('fxrates import', () => {
+  let dir: string;
+  let db: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'fxrates-import-'));
+    db = join(dir, 'nested', 'fx.duckdb');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  const file = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const count = async (): Promise<{ source: string; symbol: string; time: string; rate: number }[]> => {
+    const store = await DuckDBStore.open({ path: db });
+    try {
+      const result = await store.runSandboxed(
+        `SELECT source, symbol, strftime(observation_time, '%Y-%m-%dT%H:%M:%S.%gZ') AS time, rate FROM observations ORDER BY ALL`,
+        { timeoutMs: 5000, maxRows: 1000 },
+      );
+      return result.rows.map(([source, symbol, time, rate]) => ({ source, symbol, time, rate }) as any);
+    } finally {
+      await store.close();
+    }
+  };
+
+  test('generic observations CSV: creates the database, prints rows per source', async () => {
+    const path = file(
+      'good.csv',
+      'source,symbol,observation_time,rate\r\n' +
+        'ecb,USD,2024-03-19T15:00:00Z,1.0863\r\n' +
+        'ecb,jpy,2024-03-19T16:00:00+01:00,163.2\r\n' +
+        '"imf","EUR","2024-03-19T16:00:00.123Z","0.92"\r\n' +
+        // A bare date is the source's documented fixing time: ECB 16:00 Berlin, summer time in July.
+        'ecb,GBP,2024-07-01,0.8456\r\n',
+    );
+    const result = await runCli(['import', '--db', db, path]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /good\.csv: observations file, imported ecb 3, imf 1/);
+    assert.deepEqual(await count(), [
+      { source: 'ecb', symbol: 'GBP', time: '2024-07-01T14:00:00.000Z', rate: 0.8456 },
+      { source: 'ecb', symbol: 'JPY', time: '2024-03-19T15:00:00.000Z', rate: 163.2 },
+      { source: 'ecb', symbol: 'USD', time: '2024-03-19T15:00:00.000Z', rate: 1.0863 },
+      { source: 'imf', symbol: 'EUR', time: '2024-03-19T16:00:00.123Z', rate: 0.92 },
+    ]);
+  });
+
+  test('re-importing is idempotent and a corrected figure replaces the stored one', async () => {
+    const path = file('fix.csv', 'source,symbol,observation_time,rate\necb,USD,2024-03-19T15:00:00Z,1.0864\necb,USD,2024-03-19T15:00:00Z,1.0865\n');
+    assert.equal((await runCli(['import', '--db', db, path])).code, 0);
+    assert.equal((await runCli(['import', '--db', db, path])).code, 0);
+    const rows = await count();
+    assert.equal(rows.length, 4);
+    // The later line of the file wins.
+    assert.equal(rows.find((r) => r.symbol === 'USD')?.rate, 1.0865);
+  });
+
+  const malformed: [string, string, RegExp][] = [
+    ['a negative rate', 'ecb,CHF,2024-03-20T15:00:00Z,-1', /line 3: rate '-1' is not a positive finite number/],
+    ['a zero rate', 'ecb,CHF,2024-03-20T15:00:00Z,0', /line 3: rate '0' is not a positive finite number/],
+    ['not a number', 'ecb,CHF,2024-03-20T15:00:00Z,abc', /line 3: rate 'abc'/],
+    ['an unknown source', 'nope,CHF,2024-03-20T15:00:00Z,1', /line 3: unknown source 'nope'/],
+    ['not a currency code', 'ecb,EURO,2024-03-20T15:00:00Z,1', /line 3: 'EURO' is not a three-letter currency code/],
+    ['the relative currency of its own source', 'ecb,EUR,2024-03-20T15:00:00Z,1', /line 3: EUR is the relative currency of ecb/],
+    ['an impossible date', 'ecb,CHF,2023-02-29T15:00:00Z,1', /line 3: '2023-02-29T15:00:00Z' is not an ISO 8601 date or time/],
+    ['a missing field', 'ecb,CHF,2024-03-20T15:00:00Z', /line 3: expected 4 fields/],
+  ];
+  for (const [name, line, message] of malformed) {
+    test(`a malformed row aborts its file, nothing of it kept: ${name}`, async () => {
+      const before = await count();
+      const path = file('bad.csv', `source,symbol,observation_time,rate\necb,SEK,2024-03-20T15:00:00Z,11.2\n${line}\n`);
+      const result = await runCli(['import', '--db', db, path]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, message);
+      assert.match(result.stderr, /nothing of this file was imported/);
+      assert.deepEqual(await count(), before);
+    });
+  }
+
+  test('an unrecognised header and a missing file are reported; other files still import', async () => {
+    const bad = file('other.csv', 'a,b,c\n1,2,3\n');
+    const good = file('more.csv', 'source,symbol,observation_time,rate\nboe,USD,2024-03-20T15:00:00Z,1.27\n');
+    const result = await runCli(['import', '--db', db, bad, join(dir, 'absent.csv'), good]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /other\.csv: line 1: unrecognised header/);
+    assert.match(result.stderr, /absent\.csv: ENOENT/);
+    assert.match(result.stdout, /more\.csv: observations file, imported boe 1/);
+  });
+
+  test('usage errors exit with 2 and the usage text', async () => {
+    const result = await runCli(['import']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /import needs at least one FILE/);
+    assert.match(result.stderr, /Usage:/);
+    const unknown = await runCli(['serve', '--port', 'eighty']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /port 'eighty' is not a whole number from 0 to 65535/);
+  });
+
+  test('the ECB history layout is recognised by its header: N/A skipped, 16:00 Berlin as UTC', () => {
+    const parsed = parseImport('Date,USD,JPY,CYP,\n2024-01-15,1.0945,159.67,N/A,\n2024-07-01,1.0746,173.46,,\n');
+    assert.equal(parsed.format, 'ecb-history');
+    assert.deepEqual(
+      parsed.observations.map((o) => [o.symbol, o.observationTime.toISOString(), o.rate]),
+      [
+        ['USD', '2024-01-15T15:00:00.000Z', 1.0945],
+        ['JPY', '2024-01-15T15:00:00.000Z', 159.67],
+        ['USD', '2024-07-01T14:00:00.000Z', 1.0746],
+        ['JPY', '2024-07-01T14:00:00.000Z', 173.46],
+      ],
+    );
+    assert.throws(() => parseImport('Date,USD,\n2024-01-15,-3,\n'), /line 2: USD '-3' is not a positive finite number/);
+  });
+});

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { REPO_ROOT } from './harness.js';
+
+const CLI = join(REPO_ROOT, 'src', 'cli.ts');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `fxrates ARGS...` from the sources, as a user would from the installed command. */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+export interface RunningServer {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+}
+
+/** Starts `fxrates serve` on a free port and waits until it listens. */
+export async function startServer(args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
+  let output = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /listening at (http:\/\/[\d.]+:\d+)/i.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`fxrates serve exited with ${code}: ${output}`)));
+    setTimeout(() => reject(new Error(`fxrates serve did not start: ${output}`)), 30_000).unref();
+  });
+  return { child, baseUrl, output: () => output };
+}
+
+/** The peak resident set size of a running process, in bytes (Linux). */
+export async function peakRssBytes(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+  if (!kilobytes) throw new Error(`no VmHWM for process ${pid}`);
+  return Number(kilobytes) * 1024;
+}
