@@ -79,7 +79,7 @@ describe('ECB history file, end to end', { skip: skipWithoutFixtures(ECB_HISTORY
 
   test('SIGTERM closes the server cleanly', async () => {
     server.child.kill('SIGTERM');
-    const [code] = (await new Promise((resolve) => server.child.once('exit', (...args) => resolve(args)))) as [number];
+    const code = await new Promise<number | null>((resolve) => server.child.once('exit', (exitCode) => resolve(exitCode)));
     assert.equal(code, 0, server.output());
     assert.match(server.output(), /database closed/);
   });

@@ -13,15 +13,15 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
  * - legs: each source's earliest (or latest) observation of each symbol per UTC day;
  * - pairs: per source and day, the cross rate symbol/base where both legs exist, the
  *   relative currency counting as the constant 1;
- * - spans: a pair stands for the days from its own up to `up_to_days_before` later, or until
- *   the source's next pair of that symbol, whichever is first; covered lists those days, so
- *   that keys meet their pairs in an equality join;
- * - keys: the requested start date, then every later day on which a requested source observed;
+ * - for one date, each source's newest pair per symbol in the window is its candidate; for a
+ *   range, spans let a pair stand for the days from its own up to `up_to_days_before` later,
+ *   or until the source's next pair of that symbol, whichever is first; covered lists those
+ *   days, so that keys (the start date, then every later day on which a requested source
+ *   observed) meet their pairs in an equality join;
  * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order.
  */
 export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const { base, symbols, sources } = query;
-  const window = integerLiteral(query.upToDaysBefore);
   const baseLiteral = stringLiteral(base);
   const sourceKeys = sources.length > 0 ? stringList(sources.map((s) => s.key)) : 'NULL';
   const wanted = symbols?.filter((symbol) => symbol !== base);
@@ -31,7 +31,6 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     wanted === undefined ? 'TRUE' : `o.symbol IN (${stringList([...wanted, base])})`;
   const extreme = query.selection === 'earliest' ? 'min' : 'max';
   const windowStart = dateLiteral(addDays(query.start, -query.upToDaysBefore));
-  const dayAfterStart = dateLiteral(addDays(query.start, 1));
   const dayAfterEnd = dateLiteral(addDays(query.end, 1));
 
   const sourceRows =
@@ -71,6 +70,54 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM base_legs AS b JOIN src ON src.key = b.source
     WHERE src.relative_currency <> ${baseLiteral} AND ${symbolFilter('src.relative_currency')}
   )`,
+    ...(query.start === query.end ? latestPairOfOneDay(query) : latestPairsOfEachKey(query, dialect)),
+  ];
+
+  let rows = `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`;
+  if (query.aggregation !== 'day') {
+    // Each period shows, per symbol, the entries of its first (earliest) or last (latest) key
+    // that has that symbol, under the period's first day (CONTRACT §4).
+    ctes.push(
+      `daily AS ${rows}`,
+      `picked AS (
+    SELECT ${dialect.periodStart(query.aggregation, 'date')} AS period, symbol, ${extreme}(date) AS date
+    FROM daily GROUP BY 1, symbol
+  )`,
+    );
+    rows = `(SELECT p.period AS date, d.symbol, d.source, d.rate, d.observation_time, d.priority
+    FROM daily AS d JOIN picked AS p ON p.symbol = d.symbol AND p.date = d.date)`;
+  }
+
+  return `WITH ${ctes.join(',\n  ')}
+SELECT ${dialect.formatDate('r.date')} AS date, r.symbol, r.source, r.rate,
+  ${dialect.formatInstant('r.observation_time')} AS observation_time
+FROM ${rows} AS r
+ORDER BY r.date DESC, r.symbol, r.priority`;
+}
+
+/**
+ * One date: every pair lies in the window already, so each source's newest pair per symbol is
+ * the candidate. The same result as the general form below, with less work.
+ */
+function latestPairOfOneDay(query: RateQuery): string[] {
+  return [
+    `ranked AS (
+    SELECT ${dateLiteral(query.start)} AS date, p.symbol, p.source,
+      arg_max(p.rate, p.day) AS rate, arg_max(p.observation_time, p.day) AS observation_time, src.priority,
+      row_number() OVER (PARTITION BY p.symbol ORDER BY src.priority) AS rank
+    FROM pairs AS p JOIN src ON src.key = p.source
+    GROUP BY p.symbol, p.source, src.priority
+  )`,
+  ];
+}
+
+/** Ranges: each pair stands for the days it covers, and keys meet their pairs in an equality join. */
+function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
+  const window = integerLiteral(query.upToDaysBefore);
+  const sourceKeys = query.sources.length > 0 ? stringList(query.sources.map((s) => s.key)) : 'NULL';
+  const dayAfterStart = dateLiteral(addDays(query.start, 1));
+  const dayAfterEnd = dateLiteral(addDays(query.end, 1));
+  return [
     `spans AS (
     SELECT source, symbol, day, rate, observation_time,
       least(day + ${window}, ${dateLiteral(query.end)},
@@ -100,25 +147,4 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     JOIN src ON src.key = s.source
   )`,
   ];
-
-  let rows = `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`;
-  if (query.aggregation !== 'day') {
-    // Each period shows, per symbol, the entries of its first (earliest) or last (latest) key
-    // that has that symbol, under the period's first day (CONTRACT §4).
-    ctes.push(
-      `daily AS ${rows}`,
-      `picked AS (
-    SELECT ${dialect.periodStart(query.aggregation, 'date')} AS period, symbol, ${extreme}(date) AS date
-    FROM daily GROUP BY 1, symbol
-  )`,
-    );
-    rows = `(SELECT p.period AS date, d.symbol, d.source, d.rate, d.observation_time, d.priority
-    FROM daily AS d JOIN picked AS p ON p.symbol = d.symbol AND p.date = d.date)`;
-  }
-
-  return `WITH ${ctes.join(',\n  ')}
-SELECT ${dialect.formatDate('r.date')} AS date, r.symbol, r.source, r.rate,
-  ${dialect.formatInstant('r.observation_time')} AS observation_time
-FROM ${rows} AS r
-ORDER BY r.date DESC, r.symbol, r.priority`;
 }
