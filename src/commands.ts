@@ -59,7 +59,8 @@ async function runImport(args: string[], env: Readonly<Record<string, string | u
       try {
         const summary = await importFile(store, file);
         const counts = [...summary.perSource].map(([source, rows]) => `${source} ${rows}`).join(', ') || 'no rows';
-        process.stdout.write(`${file}: ${summary.format} file, imported ${counts} (${Date.now() - started} ms)\n`);
+        const skipped = summary.skipped > 0 ? `; skipped ${summary.skipped} rows of a source's own relative currency (rate 1)` : '';
+        process.stdout.write(`${file}: ${summary.format} file, imported ${counts}${skipped} (${Date.now() - started} ms)\n`);
       } catch (error) {
         failures++;
         const message = error instanceof ImportError ? error.message : `${file}: ${(error as Error).message}`;

@@ -34,5 +34,5 @@ export async function serve(config: ServeConfig): Promise<void> {
     await store.close();
     throw error;
   }
-  app.log.info(`database ${config.db}; ingestion ${config.ingest ? 'on' : 'off (--no-ingest)'}`);
+  app.log.info(`database ${config.db}${config.ingest ? '' : '; serving stored data only (--no-ingest)'}`);
 }

@@ -42,11 +42,13 @@ describe('fxrates import', () => {
         'ecb,jpy,2024-03-19T16:00:00+01:00,163.2\r\n' +
         '"imf","EUR","2024-03-19T16:00:00.123Z","0.92"\r\n' +
         // A bare date is the source's documented fixing time: ECB 16:00 Berlin, summer time in July.
-        'ecb,GBP,2024-07-01,0.8456\r\n',
+        'ecb,GBP,2024-07-01,0.8456\r\n' +
+        // The relative currency at 1 says nothing: skipped and counted.
+        'ecb,EUR,2024-07-01,1\r\n',
     );
     const result = await runCli(['import', '--db', db, path]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /good\.csv: observations file, imported ecb 3, imf 1/);
+    assert.match(result.stdout, /good\.csv: observations file, imported ecb 3, imf 1; skipped 1 rows of a source's own relative currency \(rate 1\)/);
     assert.deepEqual(await count(), [
       { source: 'ecb', symbol: 'GBP', time: '2024-07-01T14:00:00.000Z', rate: 0.8456 },
       { source: 'ecb', symbol: 'JPY', time: '2024-03-19T15:00:00.000Z', rate: 163.2 },
@@ -71,7 +73,7 @@ describe('fxrates import', () => {
     ['not a number', 'ecb,CHF,2024-03-20T15:00:00Z,abc', /line 3: rate 'abc'/],
     ['an unknown source', 'nope,CHF,2024-03-20T15:00:00Z,1', /line 3: unknown source 'nope'/],
     ['not a currency code', 'ecb,EURO,2024-03-20T15:00:00Z,1', /line 3: 'EURO' is not a three-letter currency code/],
-    ['the relative currency of its own source', 'ecb,EUR,2024-03-20T15:00:00Z,1', /line 3: EUR is the relative currency of ecb/],
+    ['the relative currency of its own source, not at 1', 'ecb,EUR,2024-03-20T15:00:00Z,0.9', /line 3: EUR is the relative currency of ecb: its rate can only be 1, not 0.9/],
     ['an impossible date', 'ecb,CHF,2023-02-29T15:00:00Z,1', /line 3: '2023-02-29T15:00:00Z' is not an ISO 8601 date or time/],
     ['a missing field', 'ecb,CHF,2024-03-20T15:00:00Z', /line 3: expected 4 fields/],
   ];

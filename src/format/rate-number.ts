@@ -6,6 +6,12 @@
  */
 export function formatRate(value: number, decimals: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite rate: ${value}`);
+  // Most rates need no rounding: their shortest text is already short enough.
+  const plain = String(value);
+  if (!plain.includes('e')) {
+    const point = plain.indexOf('.');
+    if (point < 0 || plain.length - point - 1 <= decimals) return plain;
+  }
   const negative = value < 0;
   const [mantissa, exponentText] = Math.abs(value).toExponential().split('e') as [string, string];
   const digits = mantissa.replace('.', '');

@@ -26,6 +26,7 @@ export function parseEcbHistoryCsv(header: readonly string[], records: Iterable<
       const symbol = symbols[column]!;
       if (text === '' || text === 'N/A') continue;
       if (symbol === '') throw new CsvSyntaxError(line, `a value in column ${column + 1}, which has no currency`);
+      if (symbol === ecb.relativeCurrency) throw new CsvSyntaxError(line, `a ${symbol} column in euro reference rates`);
       const rate = parsePositiveRate(text);
       if (rate === undefined) {
         throw new CsvSyntaxError(line, `${symbol} '${text}' is not a positive finite number`);

@@ -10,21 +10,23 @@ export interface ImportSummary {
   format: ImportFormat;
   /** Rows stored per source key. */
   perSource: Map<string, number>;
+  /** Rows that only said a relative currency is worth 1 of itself. */
+  skipped: number;
 }
 
 export class ImportError extends Error {}
 
 /** Reads the whole file, recognised by its header, before anything is stored. */
-export function parseImport(text: string): { format: ImportFormat; observations: Observation[] } {
+export function parseImport(text: string): { format: ImportFormat; observations: Observation[]; skipped: number } {
   const records = readCsvRecords(text);
   const first = records.next();
   if (first.done) throw new ImportError('the file is empty');
   const header = first.value.fields;
   if (header.map((f) => f.trim().toLowerCase()).join(',') === OBSERVATIONS_HEADER.join(',')) {
-    return { format: 'observations', observations: parseObservationsCsv(iterate(records)) };
+    return { format: 'observations', ...parseObservationsCsv(iterate(records)) };
   }
   if (isEcbHistoryHeader(header)) {
-    return { format: 'ecb-history', observations: parseEcbHistoryCsv(header, iterate(records)) };
+    return { format: 'ecb-history', observations: parseEcbHistoryCsv(header, iterate(records)), skipped: 0 };
   }
   throw new ImportError(
     `line 1: unrecognised header '${header.join(',').slice(0, 80)}'; expected '${OBSERVATIONS_HEADER.join(',')}' or the ECB's 'Date,USD,JPY,...'`,
@@ -50,5 +52,5 @@ export async function importFile(store: Store, path: string): Promise<ImportSumm
   await store.writeObservations(parsed.observations);
   const perSource = new Map<string, number>();
   for (const { source } of parsed.observations) perSource.set(source, (perSource.get(source) ?? 0) + 1);
-  return { format: parsed.format, perSource };
+  return { format: parsed.format, perSource, skipped: parsed.skipped };
 }

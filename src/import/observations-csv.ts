@@ -15,8 +15,9 @@ const DECIMAL = /^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  * Times are ISO 8601; without an offset they are UTC, and a bare date means the source's
  * documented fixing time on that day, as adapters record it.
  */
-export function parseObservationsCsv(records: Iterable<CsvRecord>): Observation[] {
+export function parseObservationsCsv(records: Iterable<CsvRecord>): { observations: Observation[]; skipped: number } {
   const observations: Observation[] = [];
+  let skipped = 0;
   for (const { line, fields } of records) {
     if (fields.length !== 4) {
       throw new CsvSyntaxError(line, `expected 4 fields (source,symbol,observation_time,rate), found ${fields.length}`);
@@ -28,12 +29,6 @@ export function parseObservationsCsv(records: Iterable<CsvRecord>): Observation[
     if (!CURRENCY_CODE.test(symbol)) {
       throw new CsvSyntaxError(line, `'${symbolField}' is not a three-letter currency code`);
     }
-    if (symbol === source.relativeCurrency) {
-      throw new CsvSyntaxError(
-        line,
-        `${symbol} is the relative currency of ${source.key}: its rate is 1 by definition and is not stored`,
-      );
-    }
     const observationTime = parseInstant(timeField, source.fixingTime, source.timeZone);
     if (!observationTime) {
       throw new CsvSyntaxError(line, `'${timeField}' is not an ISO 8601 date or time`);
@@ -42,9 +37,17 @@ export function parseObservationsCsv(records: Iterable<CsvRecord>): Observation[
     if (rate === undefined) {
       throw new CsvSyntaxError(line, `rate '${rateField}' is not a positive finite number`);
     }
+    if (symbol === source.relativeCurrency) {
+      // 1 unit of the relative currency buys 1 unit of itself: nothing to store (CONTRACT §1).
+      if (rate === 1) {
+        skipped++;
+        continue;
+      }
+      throw new CsvSyntaxError(line, `${symbol} is the relative currency of ${source.key}: its rate can only be 1, not ${rateField}`);
+    }
     observations.push({ source: source.key, symbol, observationTime, rate });
   }
-  return observations;
+  return { observations, skipped };
 }
 
 export function parsePositiveRate(text: string): number | undefined {

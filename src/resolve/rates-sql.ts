@@ -70,7 +70,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM base_legs AS b JOIN src ON src.key = b.source
     WHERE src.relative_currency <> ${baseLiteral} AND ${symbolFilter('src.relative_currency')}
   )`,
-    ...(query.start === query.end ? latestPairOfOneDay(query) : latestPairsOfEachKey(query, dialect)),
+    ...(query.start === query.end ? latestPairOfOneDay(query, dialect) : latestPairsOfEachKey(query, dialect)),
   ];
 
   let rows = `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`;
@@ -99,11 +99,12 @@ ORDER BY r.date DESC, r.symbol, r.priority`;
  * One date: every pair lies in the window already, so each source's newest pair per symbol is
  * the candidate. The same result as the general form below, with less work.
  */
-function latestPairOfOneDay(query: RateQuery): string[] {
+function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
   return [
     `ranked AS (
     SELECT ${dateLiteral(query.start)} AS date, p.symbol, p.source,
-      arg_max(p.rate, p.day) AS rate, arg_max(p.observation_time, p.day) AS observation_time, src.priority,
+      ${dialect.valueAtExtreme('max', 'p.rate', 'p.day')} AS rate,
+      ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time, src.priority,
       row_number() OVER (PARTITION BY p.symbol ORDER BY src.priority) AS rank
     FROM pairs AS p JOIN src ON src.key = p.source
     GROUP BY p.symbol, p.source, src.priority
