@@ -57,32 +57,28 @@ async function* writeJson(
   yield text;
 
   // Objects are opened along the path date > symbol > source; `open` holds the keys of the
-  // objects still open below "rates", and each row is a leaf written whole.
+  // objects still open below "rates", and each row is a leaf written whole from fixed pieces.
+  const leafDepth = (byDate ? 1 : 0) + (perSource ? 1 : 0) + 2;
+  const rateKey = `{${newline}${indent(leafDepth + 1)}"rate"${colon}`;
+  const timeKey = `,${newline}${indent(leafDepth + 1)}"observation_time"${colon}"`;
+  const sourceKey = `",${newline}${indent(leafDepth + 1)}"source"${colon}"`;
+  const leafClose = `"${newline}${indent(leafDepth)}}`;
+  const leafIndent = `${newline}${indent(leafDepth)}`;
   let open: string[] = [];
   let written = false;
   for await (const rows of batches) {
     text = '';
     for (const row of rows) {
-      const path = byDate ? [row.date, row.symbol] : [row.symbol];
-      if (perSource) path.push(row.source);
-      const containers = path.slice(0, -1);
+      const containers = byDate ? (perSource ? [row.date, row.symbol] : [row.date]) : perSource ? [row.symbol] : [];
       let common = 0;
-      while (common < open.length && common < containers.length && open[common] === containers[common]) common++;
+      while (common < open.length && open[common] === containers[common]) common++;
       for (let depth = open.length - 1; depth >= common; depth--) text += `${newline}${indent(depth + 2)}}`;
       for (let depth = common; depth < containers.length; depth++) {
-        const sibling = depth < open.length || (depth === 0 && written);
-        text += `${sibling && depth === common ? ',' : ''}${member(depth + 2, containers[depth]!, '{')}`;
+        text += `${depth === common && depth < open.length ? ',' : ''}${member(depth + 2, containers[depth]!, '{')}`;
       }
-      const leafDepth = containers.length + 2;
-      const opened = common < containers.length;
-      let leaf = `{${member(leafDepth + 1, 'rate', formatRate(row.rate, decimals))},${member(
-        leafDepth + 1,
-        'observation_time',
-        JSON.stringify(row.observation_time),
-      )}`;
-      if (!perSource) leaf += `,${member(leafDepth + 1, 'source', JSON.stringify(row.source))}`;
-      leaf += `${newline}${indent(leafDepth)}}`;
-      text += `${written && !opened ? ',' : ''}${member(leafDepth, path.at(-1)!, leaf)}`;
+      const leafKey = perSource ? row.source : row.symbol;
+      text += `${written && common === containers.length ? ',' : ''}${leafIndent}"${leafKey}"${colon}${rateKey}${formatRate(row.rate, decimals)}${timeKey}${row.observation_time}`;
+      text += perSource ? leafClose : `${sourceKey}${row.source}${leafClose}`;
       open = containers;
       written = true;
     }

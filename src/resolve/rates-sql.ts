@@ -89,8 +89,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   }
 
   return `WITH ${ctes.join(',\n  ')}
-SELECT ${dialect.formatDate('r.date')} AS date, r.symbol, r.source, r.rate,
-  ${dialect.formatInstant('r.observation_time')} AS observation_time
+SELECT r.date, r.symbol, r.source, r.rate, r.observation_time
 FROM ${rows} AS r
 ORDER BY r.date DESC, r.symbol, r.priority`;
 }

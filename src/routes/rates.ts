@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeRates } from '../format/rate-writers.js';
+import { ResponseCache, collectText } from '../http/response-cache.js';
 import type { RateRow } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
 import type { SqlValue, Store } from '../store/store.js';
@@ -8,8 +9,9 @@ import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } fr
 import { dateParams, rangeParams, rateQuerySchema, rateResponseDescription } from './schemas.js';
 
 export function rateRoutes(app: FastifyInstance, context: ServiceContext): void {
+  const cache = new ResponseCache();
   const answer = (path: (request: FastifyRequest) => RatePath) => (request: FastifyRequest, reply: FastifyReply) =>
-    sendRates(context, request, reply, path(request));
+    sendRates(context, cache, request, reply, path(request));
 
   readOnlyEndpoint(
     app,
@@ -42,6 +44,7 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
 
 async function sendRates(
   context: ServiceContext,
+  cache: ResponseCache,
   request: FastifyRequest,
   reply: FastifyReply,
   path: RatePath,
@@ -51,17 +54,30 @@ async function sendRates(
   const queryString = queryStringOf(request);
   const plan = planRateRequest(path, queryString, await store.catalog(), store.dialect, today);
   const { format } = plan.params;
+  const version = await store.dataVersion();
+  const body = (): AsyncIterable<string> => writeRates(format, plan.head, rateRows(store, plan.sql), plan.writer);
+  // One date's answer is small: render it once and keep it. Ranges are streamed every time.
+  const cached = async (): Promise<string> => {
+    cache.clearIfStale(`${version}|${today}`);
+    const key = request.url;
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const text = await collectText(body());
+    cache.set(key, text);
+    return text;
+  };
+  const ranged = path.endpoint === 'range' || path.endpoint === 'all';
   return sendRepresentation(
     request,
     reply,
     {
       contentType: CONTENT_TYPES[format],
-      etagParts: [await store.dataVersion(), today, request.routeOptions.url ?? '', request.url],
+      etagParts: [version, today, request.url],
       settled: isSettled(plan.newestDate, today),
       problems: plan.params.problems,
       extraHeaders: format === 'csv' && plan.params.showQuery ? { 'x-query': plan.sql.replace(/\s+/g, ' ') } : {},
     },
-    () => writeRates(format, plan.head, rateRows(store, plan.sql), plan.writer),
+    ranged ? body : cached,
   );
 }
 

@@ -69,8 +69,8 @@ export function sendRepresentation(
   request: FastifyRequest,
   reply: FastifyReply,
   representation: Representation,
-  body: () => string | AsyncIterable<string>,
-): FastifyReply {
+  body: () => string | Promise<string> | AsyncIterable<string>,
+): FastifyReply | Promise<FastifyReply> {
   const etag = weakEtag(...representation.etagParts);
   reply
     .header('etag', etag)
@@ -81,7 +81,8 @@ export function sendRepresentation(
   }
   for (const [name, value] of Object.entries(representation.extraHeaders ?? {})) reply.header(name, value);
   if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  const content = body();
   reply.type(representation.contentType);
+  const content = body();
+  if (content instanceof Promise) return content.then((text) => reply.send(text));
   return reply.send(typeof content === 'string' ? content : Readable.from(content));
 }

@@ -50,7 +50,11 @@ export interface Store {
   dataVersion(): Promise<number>;
   /** What each registered source holds; cached until the data changes. */
   catalog(): Promise<Catalog>;
-  /** Runs a statement built by the service and yields its rows in batches. */
+  /**
+   * Runs a statement built by the service and yields its rows in batches. DATE values come back
+   * as YYYY-MM-DD text and TIMESTAMP values as YYYY-MM-DDTHH:mm:ss.sssZ (UTC), here and in
+   * `runSandboxed`, so that both show the same rows.
+   */
   streamRows(sql: string): AsyncIterable<SqlValue[][]>;
   /** Runs untrusted SQL under the sandbox of CONTRACT §7. */
   runSandboxed(sql: string, limits: SandboxLimits): Promise<QueryResultSet>;

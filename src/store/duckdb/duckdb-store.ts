@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  DuckDBDateValue,
   DuckDBDecimalValue,
   DuckDBInstance,
   DuckDBTimestampValue,
@@ -260,6 +261,15 @@ export class DuckDBStore implements Store {
 }
 
 async function* readChunks(result: DuckDBResult, maxRows: number): AsyncIterable<SqlValue[][]> {
+  // Dates and times repeat on every row of a day: each is formatted once per result.
+  const texts = new Map<bigint | number, string>();
+  const toSqlValue = (value: DuckDBValue): SqlValue => {
+    if (value instanceof DuckDBDateValue) return remember(texts, value.days, () => value.toString());
+    if (value instanceof DuckDBTimestampValue) {
+      return remember(texts, value.micros, () => new Date(Number(value.micros / 1000n)).toISOString());
+    }
+    return toPlainValue(value);
+  };
   let count = 0;
   while (count < maxRows) {
     const chunk = await result.fetchChunk();
@@ -275,7 +285,16 @@ async function* readChunks(result: DuckDBResult, maxRows: number): AsyncIterable
   }
 }
 
-function toSqlValue(value: DuckDBValue): SqlValue {
+function remember(texts: Map<bigint | number, string>, key: bigint | number, format: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = format();
+    texts.set(key, text);
+  }
+  return text;
+}
+
+function toPlainValue(value: DuckDBValue): SqlValue {
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     return value;
   }
