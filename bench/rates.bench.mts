@@ -43,7 +43,7 @@ async function timeRequests(baseUrl: string, paths: string[], concurrency: numbe
 const dir = mkdtempSync(join(tmpdir(), 'fxrates-bench-'));
 try {
   const store = await DuckDBStore.open({ path: join(dir, 'bench.duckdb') });
-  let started = performance.now();
+  const started = performance.now();
   if (existsSync(ECB)) {
     const summary = await importFile(store, ECB);
     console.log(`import eurofxref-hist.csv: ${[...summary.perSource.values()][0]} observations in ${(performance.now() - started).toFixed(0)} ms`);
