@@ -72,3 +72,30 @@ describe('parameter problems', () => {
     assert.deepEqual(Object.keys(sources.body.currencies), ['ecb']);
   });
 });
+
+describe('extreme values', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startService();
+    await service.store.writeObservations(DATA);
+  });
+  after(() => service.close());
+
+  test('huge numbers and the ends of the calendar answer normally', async () => {
+    for (const url of [
+      '/v1/exchangerate/2024-03-19?sources=ecb&max_sources_per_symbol=99999999999999999999999&decimals=99999999999999999999',
+      '/v1/exchangerate/9999-12-31',
+      '/v1/exchangerate/0001-01-01?up_to_days_before=36525',
+      '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=millennium',
+    ]) {
+      const { status, headers, body } = await getJson(service.app, url);
+      assert.equal(status, 200, url);
+      assert.equal(headers['x-error'], undefined, url);
+      assert.equal(body.status, 'success', url);
+    }
+    const { body } = await getJson(service.app, '/v1/exchangerate/2024-03-19?sources=ecb,imf&symbols=EUR&max_sources_per_symbol=99999999999999999999999');
+    assert.deepEqual(Object.keys(body.rates.EUR), ['ecb', 'imf']);
+    const millennium = await getJson(service.app, '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=millennium');
+    assert.deepEqual(Object.keys(millennium.body.rates), ['2000-01-01']);
+  });
+});

@@ -71,8 +71,9 @@ export function parseRateParams(
     base,
     symbols,
     sources,
-    upToDaysBefore: readPositiveInteger(params, 'up_to_days_before', DEFAULT_UP_TO_DAYS_BEFORE, MAX_UP_TO_DAYS_BEFORE),
-    maxSourcesPerSymbol: readPositiveInteger(params, 'max_sources_per_symbol', 1),
+    upToDaysBefore: readPositiveInteger(params, 'up_to_days_before', DEFAULT_UP_TO_DAYS_BEFORE, { max: MAX_UP_TO_DAYS_BEFORE }),
+    // Above the number of sources every value means the same.
+    maxSourcesPerSymbol: readPositiveInteger(params, 'max_sources_per_symbol', 1, { saturation: 1000 }),
     selection: readEnum(params, 'observation_time_selection', ['latest', 'earliest'] as const,
       endpoint === 'latest' ? 'latest' : 'earliest'),
     decimals: readPositiveInteger(params, 'decimals', DEFAULT_DECIMALS),

@@ -66,7 +66,17 @@ export function readBoolean(params: RawParams, name: string, fallback: boolean):
   return readEnum(params, name, ['true', 'false'] as const, fallback ? 'true' : 'false') === 'true';
 }
 
-export function readPositiveInteger(params: RawParams, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+/**
+ * A positive integer. Above `max` it is reduced to `max` and reported; above `saturation` it is
+ * reduced silently, because every larger value means the same (more decimals than a double has,
+ * more sources than exist).
+ */
+export function readPositiveInteger(
+  params: RawParams,
+  name: string,
+  fallback: number,
+  { max = Number.POSITIVE_INFINITY, saturation = 1_000_000 }: { max?: number; saturation?: number } = {},
+): number {
   const value = params.get(name);
   if (value === undefined) return fallback;
   if (!/^[0-9]+$/.test(value) || /^0+$/.test(value)) {
@@ -78,7 +88,7 @@ export function readPositiveInteger(params: RawParams, name: string, fallback: n
     params.problems.push(`${name} '${clip(value)}' is above its maximum: ${max} is used`);
     return max;
   }
-  return number;
+  return Math.min(number, saturation);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { addDays } from '../dates.js';
 import type { SqlDialect } from './dialect.js';
 import type { RateQuery } from './rate-query.js';
 import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-literal.js';
@@ -30,8 +29,9 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const legSymbolFilter =
     wanted === undefined ? 'TRUE' : `o.symbol IN (${stringList([...wanted, base])})`;
   const extreme = query.selection === 'earliest' ? 'min' : 'max';
-  const windowStart = dateLiteral(addDays(query.start, -query.upToDaysBefore));
-  const dayAfterEnd = dateLiteral(addDays(query.end, 1));
+  // Bounds are computed in SQL: the engine's date range is wider than years 1-9999.
+  const windowStart = `CAST(${dateLiteral(query.start)} - ${integerLiteral(query.upToDaysBefore)} AS TIMESTAMP)`;
+  const dayAfterEnd = `CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)`;
 
   const sourceRows =
     sources.length > 0
@@ -48,8 +48,8 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       ${extreme}(o.observation_time) AS observation_time
     FROM observations AS o
     WHERE o.source IN (${sourceKeys})
-      AND o.observation_time >= CAST(${windowStart} AS TIMESTAMP)
-      AND o.observation_time < CAST(${dayAfterEnd} AS TIMESTAMP)
+      AND o.observation_time >= ${windowStart}
+      AND o.observation_time < ${dayAfterEnd}
       AND ${legSymbolFilter}
     GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)
   )`,
@@ -115,8 +115,6 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
 function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = query.sources.length > 0 ? stringList(query.sources.map((s) => s.key)) : 'NULL';
-  const dayAfterStart = dateLiteral(addDays(query.start, 1));
-  const dayAfterEnd = dateLiteral(addDays(query.end, 1));
   return [
     `spans AS (
     SELECT source, symbol, day, rate, observation_time,
@@ -136,8 +134,8 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
     SELECT DISTINCT CAST(o.observation_time AS DATE)
     FROM observations AS o
     WHERE o.source IN (${sourceKeys})
-      AND o.observation_time >= CAST(${dayAfterStart} AS TIMESTAMP)
-      AND o.observation_time < CAST(${dayAfterEnd} AS TIMESTAMP)
+      AND o.observation_time >= CAST(${dateLiteral(query.start)} + 1 AS TIMESTAMP)
+      AND o.observation_time < CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)
   )`,
     `ranked AS (
     SELECT k.day AS date, s.symbol, s.source, s.rate, s.observation_time, src.priority,
