@@ -1,6 +1,6 @@
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { constants as zlib } from 'node:zlib';
 import { utcDateOf } from './dates.js';
 import { HttpProblem } from './errors.js';
@@ -46,6 +46,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // The query endpoint takes SQL of up to 100 KB in its URL.
     http: { maxHeaderSize: MAX_SQL_LENGTH * 3 + 16_384 },
     return503OnClosing: true,
+    // Requests Fastify cannot even route (a malformed percent-escape in the path) get the
+    // service's own error body too.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      const format = requestedFormat(request);
+      reply
+        .code(error.statusCode ?? 400)
+        .header('cache-control', 'no-store')
+        .header('access-control-allow-origin', '*')
+        .type(CONTENT_TYPES[format])
+        .send(errorText(format, error.message));
+    },
   });
   // Schemas document the API; parameters are parsed leniently by src/params (see routes/schemas.ts).
   app.setValidatorCompiler(() => () => true);

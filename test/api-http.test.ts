@@ -29,6 +29,7 @@ describe('HTTP behaviour', () => {
       ['/v1/exchangerate/2024-13-01', 400],
       ['/v1/exchangerate/2024-02-30/2024-03-01', 400],
       ['/v1/exchangerate/2024-02-29', 200],
+      ['/v1/exchangerate/%zz', 400],
     ] as const) {
       const response = await getJson(service.app, url);
       assert.equal(response.status, status, url);
