@@ -18,7 +18,11 @@ export async function serve(config: ServeConfig): Promise<void> {
   const shutdown = (signal: string): void => {
     closing ??= (async () => {
       app.log.info(`${signal} received: finishing in-flight requests`);
+      // A keep-alive connection whose response finishes after this point would otherwise hold
+      // the close until its keep-alive timeout: close each one as soon as it is idle.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
       await app.close();
+      clearInterval(closeIdle);
       await store.close();
       app.log.info('database closed; bye');
     })().catch((error: unknown) => {

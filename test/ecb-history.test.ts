@@ -77,10 +77,21 @@ describe('ECB history file, end to end', { skip: skipWithoutFixtures(ECB_HISTORY
     assert.ok(peak < MEMORY_LIMIT_BYTES / 2, `peak RSS ${peak} bytes against a ${MEMORY_LIMIT_BYTES}-byte memory limit`);
   });
 
-  test('SIGTERM closes the server cleanly', async () => {
+  test('SIGTERM lets an in-flight /all finish, then closes the database and exits 0', async () => {
+    const response = await fetch(`${server.baseUrl}/v1/exchangerate/all?pretty_print=false&format=csv`);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    assert.ok(first.value && first.value.byteLength > 0);
     server.child.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => server.child.once('exit', (exitCode) => resolve(exitCode)));
+    let text = Buffer.from(first.value).toString();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += Buffer.from(chunk.value).toString();
+    // Every rate row arrived: the last one is the first day of the file, 1999-01-04.
+    assert.match(text, /\r\n1999-01-04,USD,ZAR,ecb,[\d.]+,1999-01-04T15:00:00\.000Z\r\n$/);
+    const code = await new Promise<number | null>((resolve) =>
+      server.child.exitCode !== null ? resolve(server.child.exitCode) : server.child.once('exit', (exitCode) => resolve(exitCode)),
+    );
     assert.equal(code, 0, server.output());
+    assert.match(server.output(), /SIGTERM received: finishing in-flight requests/);
     assert.match(server.output(), /database closed/);
   });
 });
