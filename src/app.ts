@@ -1,6 +1,11 @@
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { constants as zlib } from 'node:zlib';
 import { utcDateOf } from './dates.js';
 import { HttpProblem } from './errors.js';
@@ -87,7 +92,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {
     const status = error instanceof HttpProblem ? error.statusCode : (error.statusCode ?? 500);
     if (status >= 500 && !(error instanceof HttpProblem)) request.log.error(error);
-    const message = status >= 500 && !(error instanceof HttpProblem) ? 'internal error' : error.message;
+    const message =
+      status >= 500 && !(error instanceof HttpProblem) ? 'internal error' : error.message;
     const format = requestedFormat(request);
     reply
       .code(status)

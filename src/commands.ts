@@ -17,7 +17,10 @@ Usage:
 `;
 
 /** Runs one command line; returns the process exit code. */
-export async function main(args: string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+export async function main(
+  args: string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {
@@ -49,7 +52,10 @@ export async function main(args: string[], env: Readonly<Record<string, string |
   }
 }
 
-async function runImport(args: string[], env: Readonly<Record<string, string | undefined>>): Promise<number> {
+async function runImport(
+  args: string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
   const config = importConfig(args, env);
   const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
   let failures = 0;
@@ -58,12 +64,20 @@ async function runImport(args: string[], env: Readonly<Record<string, string | u
       const started = Date.now();
       try {
         const summary = await importFile(store, file);
-        const counts = [...summary.perSource].map(([source, rows]) => `${source} ${rows}`).join(', ') || 'no rows';
-        const skipped = summary.skipped > 0 ? `; skipped ${summary.skipped} rows of a source's own relative currency (rate 1)` : '';
-        process.stdout.write(`${file}: ${summary.format} file, imported ${counts}${skipped} (${Date.now() - started} ms)\n`);
+        const counts =
+          [...summary.perSource].map(([source, rows]) => `${source} ${rows}`).join(', ') ||
+          'no rows';
+        const skipped =
+          summary.skipped > 0
+            ? `; skipped ${summary.skipped} rows of a source's own relative currency (rate 1)`
+            : '';
+        process.stdout.write(
+          `${file}: ${summary.format} file, imported ${counts}${skipped} (${Date.now() - started} ms)\n`,
+        );
       } catch (error) {
         failures++;
-        const message = error instanceof ImportError ? error.message : `${file}: ${(error as Error).message}`;
+        const message =
+          error instanceof ImportError ? error.message : `${file}: ${(error as Error).message}`;
         process.stderr.write(`fxrates: ${message}\n`);
       }
     }

@@ -32,15 +32,28 @@ export function serveConfig(args: string[], env: Env): ServeConfig {
     host: { type: 'string' },
     'no-ingest': { type: 'boolean' },
   });
-  if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got '${positionals[0]}'`);
+  if (positionals.length > 0)
+    throw new UsageError(`serve takes no arguments, got '${positionals[0]}'`);
   return {
     db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB),
     port: integerSetting('port', values.port ?? env.PORT, 8080, 0, 65_535),
     host: nonEmpty(values.host ?? env.HOST, '127.0.0.1'),
     ingest: !values['no-ingest'],
     memoryLimit: memoryLimit(env),
-    queryTimeoutMs: integerSetting('FXRATES_QUERY_TIMEOUT_MS', env.FXRATES_QUERY_TIMEOUT_MS, DEFAULT_QUERY_TIMEOUT_MS, 1, 3_600_000),
-    queryMaxRows: integerSetting('FXRATES_QUERY_MAX_ROWS', env.FXRATES_QUERY_MAX_ROWS, DEFAULT_QUERY_MAX_ROWS, 1, 10_000_000),
+    queryTimeoutMs: integerSetting(
+      'FXRATES_QUERY_TIMEOUT_MS',
+      env.FXRATES_QUERY_TIMEOUT_MS,
+      DEFAULT_QUERY_TIMEOUT_MS,
+      1,
+      3_600_000,
+    ),
+    queryMaxRows: integerSetting(
+      'FXRATES_QUERY_MAX_ROWS',
+      env.FXRATES_QUERY_MAX_ROWS,
+      DEFAULT_QUERY_MAX_ROWS,
+      1,
+      10_000_000,
+    ),
   };
 }
 
@@ -48,10 +61,17 @@ export function serveConfig(args: string[], env: Env): ServeConfig {
 export function importConfig(args: string[], env: Env): ImportConfig {
   const { values, positionals } = parse(args, { db: { type: 'string' } });
   if (positionals.length === 0) throw new UsageError('import needs at least one FILE');
-  return { db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB), memoryLimit: memoryLimit(env), files: positionals };
+  return {
+    db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB),
+    memoryLimit: memoryLimit(env),
+    files: positionals,
+  };
 }
 
-function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: T) {
+function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(
+  args: string[],
+  options: T,
+) {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
@@ -71,7 +91,13 @@ function nonEmpty(value: string | undefined, fallback: string): string {
   return value === undefined || value.trim() === '' ? fallback : value;
 }
 
-function integerSetting(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+function integerSetting(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined || value.trim() === '') return fallback;
   const number = Number(value);
   if (!/^\d+$/.test(value.trim()) || number < min || number > max) {

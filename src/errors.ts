@@ -12,4 +12,8 @@ export class HttpProblem extends Error {
 export const notFound = (message: string): HttpProblem => new HttpProblem(404, message);
 export const badRequest = (message: string): HttpProblem => new HttpProblem(400, message);
 export const unavailable = (message: string, retryAfterSeconds?: number): HttpProblem =>
-  new HttpProblem(503, message, retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {});
+  new HttpProblem(
+    503,
+    message,
+    retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {},
+  );

@@ -38,5 +38,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     await store.close();
     throw error;
   }
-  app.log.info(`database ${config.db}${config.ingest ? '' : '; serving stored data only (--no-ingest)'}`);
+  app.log.info(
+    `database ${config.db}${config.ingest ? '' : '; serving stored data only (--no-ingest)'}`,
+  );
 }

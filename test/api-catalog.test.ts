@@ -20,7 +20,11 @@ describe('currencies and sources', () => {
     assert.deepEqual(body, {
       status: 'success',
       num_symbols: 3,
-      symbols: { CHF: { sources: ['imf', 'ecb'] }, EUR: { sources: ['imf', 'ecb'] }, USD: { sources: ['imf', 'ecb'] } },
+      symbols: {
+        CHF: { sources: ['imf', 'ecb'] },
+        EUR: { sources: ['imf', 'ecb'] },
+        USD: { sources: ['imf', 'ecb'] },
+      },
     });
     const reordered = await getJson(service.app, '/v1/currencies?sources=ecb,imf&symbols=CHF');
     assert.deepEqual(reordered.body.symbols, { CHF: { sources: ['ecb', 'imf'] } });
@@ -36,7 +40,10 @@ describe('currencies and sources', () => {
   });
 
   test('sources: fields of each source in requested order; symbols filter, empty sources omitted', async () => {
-    const { body } = await getJson(service.app, '/v1/exchangerate/sources?sources=ecb,imf,boe&symbols=CHF');
+    const { body } = await getJson(
+      service.app,
+      '/v1/exchangerate/sources?sources=ecb,imf,boe&symbols=CHF',
+    );
     assert.deepEqual(Object.keys(body.currencies), ['ecb', 'imf']);
     assert.deepEqual(body.currencies.ecb, {
       name: 'European Central Bank, euro reference rates',
@@ -49,7 +56,20 @@ describe('currencies and sources', () => {
     });
     assert.match(body.currencies.ecb.url, /^https:\/\/www\.ecb\.europa\.eu\//);
     const all = await getJson(service.app, '/v1/sources');
-    assert.deepEqual(Object.keys(all.body.currencies), ['imf', 'ecb', 'boe', 'rba', 'snb', 'bnro', 'boi', 'nbu', 'cbr', 'bcb', 'cbn', 'float_rates']);
+    assert.deepEqual(Object.keys(all.body.currencies), [
+      'imf',
+      'ecb',
+      'boe',
+      'rba',
+      'snb',
+      'bnro',
+      'boi',
+      'nbu',
+      'cbr',
+      'bcb',
+      'cbn',
+      'float_rates',
+    ]);
     assert.deepEqual(
       Object.values(all.body.currencies).map((s: any) => s.default_precedence),
       [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
@@ -59,7 +79,10 @@ describe('currencies and sources', () => {
 
   test('csv layouts', async () => {
     const currencies = await service.app.inject('/v1/currencies?sources=imf,ecb&format=csv');
-    assert.equal(currencies.body, 'symbol,sources\r\nCHF,"imf,ecb"\r\nEUR,"imf,ecb"\r\nUSD,"imf,ecb"\r\n');
+    assert.equal(
+      currencies.body,
+      'symbol,sources\r\nCHF,"imf,ecb"\r\nEUR,"imf,ecb"\r\nUSD,"imf,ecb"\r\n',
+    );
     const sources = await service.app.inject('/v1/sources?sources=imf&format=csv');
     assert.equal(
       sources.body,

@@ -11,7 +11,10 @@ describe('HTTP behaviour', () => {
     const data = [];
     for (let day = 1; day <= 19; day++) {
       const date = `2024-03-${String(day).padStart(2, '0')}`;
-      data.push(observation('ecb', 'USD', `${date}T15:00:00Z`, 1.08 + day / 1000), observation('ecb', 'JPY', `${date}T15:00:00Z`, 160 + day));
+      data.push(
+        observation('ecb', 'USD', `${date}T15:00:00Z`, 1.08 + day / 1000),
+        observation('ecb', 'JPY', `${date}T15:00:00Z`, 160 + day),
+      );
     }
     await service.store.writeObservations(data);
   });
@@ -46,7 +49,10 @@ describe('HTTP behaviour', () => {
     assert.equal(csv.body, 'status,error\r\nerror,2023-02-29 is not a calendar date\r\n');
     const xml = await service.app.inject('/v1/missing?format=xml');
     assert.equal(xml.statusCode, 404);
-    assert.match(xml.body, /<exchangerates>\n  <status>error<\/status>\n  <error>no endpoint at \/v1\/missing; see \/v1\/openapi.json<\/error>\n<\/exchangerates>/);
+    assert.match(
+      xml.body,
+      /<exchangerates>\n  <status>error<\/status>\n  <error>no endpoint at \/v1\/missing; see \/v1\/openapi.json<\/error>\n<\/exchangerates>/,
+    );
   });
 
   test('HEAD answers like GET without a body', async () => {
@@ -65,7 +71,11 @@ describe('HTTP behaviour', () => {
     const preflight = await service.app.inject({
       method: 'OPTIONS',
       url: '/v1/exchangerate/latest',
-      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      headers: {
+        origin: 'https://example.org',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'if-none-match',
+      },
     });
     assert.equal(preflight.statusCode, 204);
     assert.equal(preflight.headers['access-control-allow-origin'], '*');
@@ -75,7 +85,12 @@ describe('HTTP behaviour', () => {
 
   test('other methods get 405 with Allow', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-      for (const url of ['/v1/exchangerate/latest', '/v1/exchangerate/2024-03-10', '/v1/currencies', '/v1/exchangerate/query']) {
+      for (const url of [
+        '/v1/exchangerate/latest',
+        '/v1/exchangerate/2024-03-10',
+        '/v1/currencies',
+        '/v1/exchangerate/query',
+      ]) {
         const response = await service.app.inject({ method, url });
         assert.equal(response.statusCode, 405, `${method} ${url}`);
         assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS');
@@ -87,19 +102,31 @@ describe('HTTP behaviour', () => {
     const first = await service.app.inject('/v1/exchangerate/2024-03-10?symbols=JPY');
     const etag = first.headers.etag as string;
     assert.match(etag, /^W\/"[A-Za-z0-9_-]+"$/);
-    const again = await service.app.inject({ url: '/v1/exchangerate/2024-03-10?symbols=JPY', headers: { 'if-none-match': etag } });
+    const again = await service.app.inject({
+      url: '/v1/exchangerate/2024-03-10?symbols=JPY',
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(again.statusCode, 304);
     assert.equal(again.body, '');
-    const other = await service.app.inject({ url: '/v1/exchangerate/2024-03-11?symbols=JPY', headers: { 'if-none-match': etag } });
+    const other = await service.app.inject({
+      url: '/v1/exchangerate/2024-03-11?symbols=JPY',
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(other.statusCode, 200);
     for (const url of ['/v1/currencies', '/v1/sources', '/v1/exchangerate/query?q=SELECT%201']) {
       const response = await service.app.inject(url);
       assert.ok(response.headers.etag, url);
-      const cached = await service.app.inject({ url, headers: { 'if-none-match': response.headers.etag as string } });
+      const cached = await service.app.inject({
+        url,
+        headers: { 'if-none-match': response.headers.etag as string },
+      });
       assert.equal(cached.statusCode, 304, url);
     }
     await service.store.writeObservations([observation('ecb', 'JPY', '2024-03-10T15:00:00Z', 170)]);
-    const changed = await service.app.inject({ url: '/v1/exchangerate/2024-03-10?symbols=JPY', headers: { 'if-none-match': etag } });
+    const changed = await service.app.inject({
+      url: '/v1/exchangerate/2024-03-10?symbols=JPY',
+      headers: { 'if-none-match': etag },
+    });
     assert.equal(changed.statusCode, 200);
     assert.equal(JSON.parse(changed.body).rates.JPY.rate, 170 / 1.09);
   });
@@ -123,10 +150,16 @@ describe('HTTP behaviour', () => {
   test('br and gzip compression by Accept-Encoding', async () => {
     const plain = await service.app.inject('/v1/exchangerate/all');
     assert.equal(plain.headers['content-encoding'], undefined);
-    const br = await service.app.inject({ url: '/v1/exchangerate/all', headers: { 'accept-encoding': 'br, gzip' } });
+    const br = await service.app.inject({
+      url: '/v1/exchangerate/all',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     assert.equal(br.headers['content-encoding'], 'br');
     assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
-    const gzip = await service.app.inject({ url: '/v1/exchangerate/all', headers: { 'accept-encoding': 'gzip' } });
+    const gzip = await service.app.inject({
+      url: '/v1/exchangerate/all',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     assert.equal(gzip.headers['content-encoding'], 'gzip');
     assert.equal(gunzipSync(gzip.rawPayload).toString(), plain.body);
   });
@@ -161,8 +194,19 @@ describe('HTTP behaviour', () => {
     ]) {
       assert.ok(body.paths[path]?.get, path);
     }
-    const parameters = body.paths['/v1/exchangerate/{start_date}/{end_date}'].get.parameters.map((p: any) => p.name);
-    for (const name of ['base', 'symbols', 'sources', 'aggregation', 'show_query', 'decimals', 'start_date']) assert.ok(parameters.includes(name), name);
+    const parameters = body.paths['/v1/exchangerate/{start_date}/{end_date}'].get.parameters.map(
+      (p: any) => p.name,
+    );
+    for (const name of [
+      'base',
+      'symbols',
+      'sources',
+      'aggregation',
+      'show_query',
+      'decimals',
+      'start_date',
+    ])
+      assert.ok(parameters.includes(name), name);
     const index = await getJson(service.app, '/');
     assert.equal(index.body.openapi, '/v1/openapi.json');
   });

@@ -26,7 +26,10 @@ describe('rate endpoints', () => {
   after(() => service.close());
 
   test('date: cross rates through the base, source and observation time of the legs', async () => {
-    const { status, body } = await getJson(service.app, '/v1/exchangerate/2024-03-19?sources=ecb&base=USD&symbols=JPY,EUR');
+    const { status, body } = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-19?sources=ecb&base=USD&symbols=JPY,EUR',
+    );
     assert.equal(status, 200);
     assert.deepEqual(body, {
       status: 'success',
@@ -40,56 +43,109 @@ describe('rate endpoints', () => {
   });
 
   test('the first source in priority order answers each symbol; left-out sources are never used', async () => {
-    const imfFirst = await getJson(service.app, '/v1/exchangerate/2024-03-19?sources=imf,ecb&symbols=EUR');
+    const imfFirst = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-19?sources=imf,ecb&symbols=EUR',
+    );
     // The IMF's EUR of the 18th is within 4 days and comes first; its earliest observation that day counts.
-    assert.deepEqual(imfFirst.body.rates.EUR, { rate: 0.919, observation_time: '2024-03-18T09:00:00.000Z', source: 'imf' });
-    const ecbFirst = await getJson(service.app, '/v1/exchangerate/2024-03-19?sources=ecb,imf&symbols=EUR');
+    assert.deepEqual(imfFirst.body.rates.EUR, {
+      rate: 0.919,
+      observation_time: '2024-03-18T09:00:00.000Z',
+      source: 'imf',
+    });
+    const ecbFirst = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-19?sources=ecb,imf&symbols=EUR',
+    );
     assert.equal(ecbFirst.body.rates.EUR.source, 'ecb');
-    const onlyBoe = await getJson(service.app, '/v1/exchangerate/2024-03-19?sources=boe&symbols=EUR,JPY');
+    const onlyBoe = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-19?sources=boe&symbols=EUR,JPY',
+    );
     assert.deepEqual(onlyBoe.body.rates, {});
   });
 
   test('observation_time_selection picks the earliest or latest observation of a day', async () => {
-    const latest = await getJson(service.app, '/v1/exchangerate/2024-03-18?sources=imf&symbols=EUR&observation_time_selection=latest');
-    assert.deepEqual(latest.body.rates.EUR, { rate: 0.92, observation_time: '2024-03-18T16:00:00.000Z', source: 'imf' });
+    const latest = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-18?sources=imf&symbols=EUR&observation_time_selection=latest',
+    );
+    assert.deepEqual(latest.body.rates.EUR, {
+      rate: 0.92,
+      observation_time: '2024-03-18T16:00:00.000Z',
+      source: 'imf',
+    });
   });
 
   test('up_to_days_before bounds how old a stand-in observation may be', async () => {
-    const within = await getJson(service.app, '/v1/exchangerate/2024-03-17?sources=ecb&symbols=JPY&up_to_days_before=2');
+    const within = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-17?sources=ecb&symbols=JPY&up_to_days_before=2',
+    );
     assert.equal(within.body.rates.JPY.observation_time, '2024-03-15T15:00:00.000Z');
-    const beyond = await getJson(service.app, '/v1/exchangerate/2024-03-17?sources=ecb&symbols=JPY&up_to_days_before=1');
+    const beyond = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-17?sources=ecb&symbols=JPY&up_to_days_before=1',
+    );
     assert.deepEqual(beyond.body.rates, {});
   });
 
   test('the base is never listed, and the relative currency of a source is a symbol it provides', async () => {
-    const { body } = await getJson(service.app, '/v1/exchangerate/2024-03-19?sources=ecb&base=JPY&up_to_days_before=3&decimals=30');
+    const { body } = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-19?sources=ecb&base=JPY&up_to_days_before=3&decimals=30',
+    );
     assert.deepEqual(Object.keys(body.rates), ['EUR', 'USD']);
     assert.equal(body.rates.EUR.rate, 1 / 163.2);
   });
 
   test('max_sources_per_symbol > 1 maps source keys to entries in priority order', async () => {
-    const { body } = await getJson(service.app, '/v1/exchangerate/2024-03-19?sources=boe,ecb,imf&symbols=EUR,GBP&max_sources_per_symbol=5');
+    const { body } = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-19?sources=boe,ecb,imf&symbols=EUR,GBP&max_sources_per_symbol=5',
+    );
     // BoE has no EUR; its GBP is the inverse of its USD quote.
     assert.deepEqual(Object.keys(body.rates.EUR), ['ecb', 'imf']);
-    assert.deepEqual(body.rates.EUR.ecb, { rate: 1 / 1.0863, observation_time: '2024-03-19T15:00:00.000Z' });
-    assert.deepEqual(body.rates.EUR.imf, { rate: 0.919, observation_time: '2024-03-18T09:00:00.000Z' });
+    assert.deepEqual(body.rates.EUR.ecb, {
+      rate: 1 / 1.0863,
+      observation_time: '2024-03-19T15:00:00.000Z',
+    });
+    assert.deepEqual(body.rates.EUR.imf, {
+      rate: 0.919,
+      observation_time: '2024-03-18T09:00:00.000Z',
+    });
     assert.deepEqual(body.rates.GBP, {
       boe: { rate: 1 / 1.2725, observation_time: '2024-03-19T15:00:00.000Z' },
       ecb: { rate: 0.8545 / 1.0875, observation_time: '2024-03-15T15:00:00.000Z' },
     });
-    const one = await getJson(service.app, '/v1/exchangerate/2024-03-19?sources=ecb&symbols=EUR&max_sources_per_symbol=2');
-    assert.deepEqual(one.body.rates.EUR, { ecb: { rate: 1 / 1.0863, observation_time: '2024-03-19T15:00:00.000Z' } });
+    const one = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-19?sources=ecb&symbols=EUR&max_sources_per_symbol=2',
+    );
+    assert.deepEqual(one.body.rates.EUR, {
+      ecb: { rate: 1 / 1.0863, observation_time: '2024-03-19T15:00:00.000Z' },
+    });
   });
 
   test('latest resolves today with the latest observation of the day', async () => {
-    const { body, headers } = await getJson(service.app, '/v1/exchangerate/latest?sources=imf&symbols=EUR');
+    const { body, headers } = await getJson(
+      service.app,
+      '/v1/exchangerate/latest?sources=imf&symbols=EUR',
+    );
     assert.equal(body.date, '2024-03-20');
-    assert.deepEqual(body.rates.EUR, { rate: 0.92, observation_time: '2024-03-18T16:00:00.000Z', source: 'imf' });
+    assert.deepEqual(body.rates.EUR, {
+      rate: 0.92,
+      observation_time: '2024-03-18T16:00:00.000Z',
+      source: 'imf',
+    });
     assert.equal(headers['cache-control'], 'public, max-age=60');
   });
 
   test('range: start date and every observed date after it, newest first, each equal to the date endpoint', async () => {
-    const { body } = await getJson(service.app, '/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb&symbols=JPY');
+    const { body } = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb&symbols=JPY',
+    );
     assert.equal(body.start_date, '2024-03-16');
     assert.equal(body.end_date, '2024-03-19');
     assert.deepEqual(Object.keys(body.rates), ['2024-03-19', '2024-03-18', '2024-03-16']);
@@ -102,7 +158,10 @@ describe('rate endpoints', () => {
   });
 
   test('range dates are swapped when given backwards, and * means the earliest data or today', async () => {
-    const swapped = await getJson(service.app, '/v1/exchangerate/2024-03-19/2024-03-16?sources=ecb&symbols=JPY');
+    const swapped = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-19/2024-03-16?sources=ecb&symbols=JPY',
+    );
     assert.equal(swapped.body.start_date, '2024-03-16');
     const stars = await getJson(service.app, '/v1/exchangerate/*/*?sources=ecb&symbols=JPY');
     assert.equal(stars.body.start_date, '2024-03-15');
@@ -112,10 +171,17 @@ describe('rate endpoints', () => {
   });
 
   test('aggregation groups keys by period and shows the first entry of each (earliest)', async () => {
-    const week = await getJson(service.app, '/v1/exchangerate/2024-03-15/2024-03-19?sources=ecb&symbols=JPY&aggregation=week');
+    const week = await getJson(
+      service.app,
+      '/v1/exchangerate/2024-03-15/2024-03-19?sources=ecb&symbols=JPY&aggregation=week',
+    );
     assert.deepEqual(week.body.rates, {
-      '2024-03-18': { JPY: { rate: 162.5 / 1.0872, observation_time: '2024-03-18T15:00:00.000Z', source: 'ecb' } },
-      '2024-03-11': { JPY: { rate: 162.0 / 1.0875, observation_time: '2024-03-15T15:00:00.000Z', source: 'ecb' } },
+      '2024-03-18': {
+        JPY: { rate: 162.5 / 1.0872, observation_time: '2024-03-18T15:00:00.000Z', source: 'ecb' },
+      },
+      '2024-03-11': {
+        JPY: { rate: 162.0 / 1.0875, observation_time: '2024-03-15T15:00:00.000Z', source: 'ecb' },
+      },
     });
     const lastOfMonth = await getJson(
       service.app,
@@ -131,27 +197,40 @@ describe('rate endpoints', () => {
       ['millennium', '2000-01-01'],
       ['day', '2024-03-19'],
     ]) {
-      const { body } = await getJson(service.app, `/v1/exchangerate/2024-03-15/2024-03-19?sources=ecb&symbols=JPY&aggregation=${unit}`);
+      const { body } = await getJson(
+        service.app,
+        `/v1/exchangerate/2024-03-15/2024-03-19?sources=ecb&symbols=JPY&aggregation=${unit}`,
+      );
       assert.equal(Object.keys(body.rates)[0], key, unit);
     }
   });
 
   test('decimals rounds half away from zero and never writes exponents', async () => {
-    const response = await service.app.inject('/v1/exchangerate/2024-03-19?sources=ecb&symbols=EUR&decimals=3&pretty_print=false');
+    const response = await service.app.inject(
+      '/v1/exchangerate/2024-03-19?sources=ecb&symbols=EUR&decimals=3&pretty_print=false',
+    );
     assert.match(response.body, /"EUR":\{"rate":0\.921,/);
-    const tiny = await service.app.inject('/v1/exchangerate/2024-03-19?sources=ecb&base=JPY&symbols=EUR&pretty_print=false');
+    const tiny = await service.app.inject(
+      '/v1/exchangerate/2024-03-19?sources=ecb&base=JPY&symbols=EUR&pretty_print=false',
+    );
     assert.match(tiny.body, /"rate":0\.0061274509803922,/);
   });
 
   test('pretty_print=true is JSON.stringify with two spaces; false is compact', async () => {
-    const pretty = await service.app.inject('/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb,imf&max_sources_per_symbol=2');
+    const pretty = await service.app.inject(
+      '/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb,imf&max_sources_per_symbol=2',
+    );
     assert.equal(pretty.body, `${JSON.stringify(JSON.parse(pretty.body), null, 2)}\n`);
-    const compact = await service.app.inject('/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb,imf&pretty_print=false');
+    const compact = await service.app.inject(
+      '/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb,imf&pretty_print=false',
+    );
     assert.equal(compact.body, JSON.stringify(JSON.parse(compact.body)));
   });
 
   test('csv: header, CRLF, newest date first then symbol then source priority', async () => {
-    const response = await service.app.inject('/v1/exchangerate/2024-03-18/2024-03-19?sources=imf,ecb&symbols=EUR,JPY&max_sources_per_symbol=2&format=csv');
+    const response = await service.app.inject(
+      '/v1/exchangerate/2024-03-18/2024-03-19?sources=imf,ecb&symbols=EUR,JPY&max_sources_per_symbol=2&format=csv',
+    );
     assert.equal(response.headers['content-type'], 'text/csv; charset=utf-8');
     assert.equal(
       response.body,
@@ -169,17 +248,28 @@ describe('rate endpoints', () => {
   });
 
   test('xml: root exchangerates, head elements, one rate element per entry in csv order', async () => {
-    const response = await service.app.inject('/v1/exchangerate/2024-03-19?sources=ecb&symbols=EUR&format=xml&show_query=true&foo=1');
+    const response = await service.app.inject(
+      '/v1/exchangerate/2024-03-19?sources=ecb&symbols=EUR&format=xml&show_query=true&foo=1',
+    );
     assert.equal(response.headers['content-type'], 'application/xml; charset=utf-8');
-    assert.match(response.body, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<exchangerates>\n  <status>success<\/status>\n  <date>2024-03-19<\/date>\n  <base>USD<\/base>\n  <error>unknown parameter &apos;foo&apos; ignored<\/error>\n  <query>WITH /);
     assert.match(
       response.body,
-      new RegExp(`<rates>\\n    <rate date="2024-03-19" symbol="EUR" source="ecb" observation_time="2024-03-19T15:00:00.000Z">${1 / 1.0863}</rate>\\n  </rates>\\n</exchangerates>\\n$`),
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<exchangerates>\n  <status>success<\/status>\n  <date>2024-03-19<\/date>\n  <base>USD<\/base>\n  <error>unknown parameter &apos;foo&apos; ignored<\/error>\n  <query>WITH /,
+    );
+    assert.match(
+      response.body,
+      new RegExp(
+        `<rates>\\n    <rate date="2024-03-19" symbol="EUR" source="ecb" observation_time="2024-03-19T15:00:00.000Z">${1 / 1.0863}</rate>\\n  </rates>\\n</exchangerates>\\n$`,
+      ),
     );
   });
 
   test('a date in the future or before all data is no error: the rates are empty', async () => {
-    for (const url of ['/v1/exchangerate/2099-01-01', '/v1/exchangerate/1990-01-01', '/v1/exchangerate/1990-01-01/1990-02-01']) {
+    for (const url of [
+      '/v1/exchangerate/2099-01-01',
+      '/v1/exchangerate/1990-01-01',
+      '/v1/exchangerate/1990-01-01/1990-02-01',
+    ]) {
       const { status, body } = await getJson(service.app, url);
       assert.equal(status, 200, url);
       assert.deepEqual(body.rates, {}, url);

@@ -12,7 +12,8 @@ const MEMORY_LIMIT_BYTES = 1024 ** 3;
 describe('ECB history file, end to end', { skip: skipWithoutFixtures(ECB_HISTORY) }, () => {
   let dir: string;
   let server: RunningServer;
-  const get = async (path: string): Promise<any> => (await fetch(`${server.baseUrl}${path}`)).json();
+  const get = async (path: string): Promise<any> =>
+    (await fetch(`${server.baseUrl}${path}`)).json();
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fxrates-ecb-'));
@@ -23,7 +24,10 @@ describe('ECB history file, end to end', { skip: skipWithoutFixtures(ECB_HISTORY
     // 6,983 days x the currencies quoted on each; N/A cells are skipped.
     assert.match(imported.stdout, /ecb-history file, imported ecb 217555 /);
     console.log(`import of eurofxref-hist.csv: ${Date.now() - started} ms including process start`);
-    server = await startServer(['--db', db, '--no-ingest'], { FXRATES_MEMORY_LIMIT: '1GB', LOG_LEVEL: 'info' });
+    server = await startServer(['--db', db, '--no-ingest'], {
+      FXRATES_MEMORY_LIMIT: '1GB',
+      LOG_LEVEL: 'info',
+    });
   });
   after(async () => {
     if (server && server.child.exitCode === null) {
@@ -44,12 +48,18 @@ describe('ECB history file, end to end', { skip: skipWithoutFixtures(ECB_HISTORY
     ];
     for (const [date, symbol, rate, time] of checks) {
       const body = await get(`/v1/exchangerate/${date}?base=EUR&sources=ecb&symbols=${symbol}`);
-      assert.deepEqual(body.rates[symbol], { rate, observation_time: time, source: 'ecb' }, `${date} ${symbol}`);
+      assert.deepEqual(
+        body.rates[symbol],
+        { rate, observation_time: time, source: 'ecb' },
+        `${date} ${symbol}`,
+      );
     }
   });
 
   test('cross rates with base=USD match hand-computed values', async () => {
-    const body = await get('/v1/exchangerate/2024-01-15?base=USD&sources=ecb&symbols=EUR,JPY,GBP&decimals=6');
+    const body = await get(
+      '/v1/exchangerate/2024-01-15?base=USD&sources=ecb&symbols=EUR,JPY,GBP&decimals=6',
+    );
     // 2024-01-15: USD 1.0945, JPY 159.67, GBP 0.86075 per EUR.
     assert.equal(body.rates.EUR.rate, 0.913659); // 1 / 1.0945 = 0.91365920...
     assert.equal(body.rates.JPY.rate, 145.883965); // 159.67 / 1.0945 = 145.88396528...
@@ -71,24 +81,34 @@ describe('ECB history file, end to end', { skip: skipWithoutFixtures(ECB_HISTORY
       tail = (tail + Buffer.from(chunk).toString()).slice(-200);
     }
     const peak = await peakRssBytes(server.child.pid!);
-    console.log(`/all: ${(bytes / 1e6).toFixed(1)} MB in ${Date.now() - started} ms; server peak RSS ${(peak / 1e6).toFixed(0)} MB`);
+    console.log(
+      `/all: ${(bytes / 1e6).toFixed(1)} MB in ${Date.now() - started} ms; server peak RSS ${(peak / 1e6).toFixed(0)} MB`,
+    );
     assert.ok(bytes > 20e6, `only ${bytes} bytes`);
     assert.match(tail, /\}\}\}\}$/);
-    assert.ok(peak < MEMORY_LIMIT_BYTES / 2, `peak RSS ${peak} bytes against a ${MEMORY_LIMIT_BYTES}-byte memory limit`);
+    assert.ok(
+      peak < MEMORY_LIMIT_BYTES / 2,
+      `peak RSS ${peak} bytes against a ${MEMORY_LIMIT_BYTES}-byte memory limit`,
+    );
   });
 
   test('SIGTERM lets an in-flight /all finish, then closes the database and exits 0', async () => {
-    const response = await fetch(`${server.baseUrl}/v1/exchangerate/all?pretty_print=false&format=csv`);
+    const response = await fetch(
+      `${server.baseUrl}/v1/exchangerate/all?pretty_print=false&format=csv`,
+    );
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const first = await reader.read();
     assert.ok(first.value && first.value.byteLength > 0);
     server.child.kill('SIGTERM');
     let text = Buffer.from(first.value).toString();
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += Buffer.from(chunk.value).toString();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      text += Buffer.from(chunk.value).toString();
     // Every rate row arrived: the last one is the first day of the file, 1999-01-04.
     assert.match(text, /\r\n1999-01-04,USD,ZAR,ecb,[\d.]+,1999-01-04T15:00:00\.000Z\r\n$/);
     const code = await new Promise<number | null>((resolve) =>
-      server.child.exitCode !== null ? resolve(server.child.exitCode) : server.child.once('exit', (exitCode) => resolve(exitCode)),
+      server.child.exitCode !== null
+        ? resolve(server.child.exitCode)
+        : server.child.once('exit', (exitCode) => resolve(exitCode)),
     );
     assert.equal(code, 0, server.output());
     assert.match(server.output(), /SIGTERM received: finishing in-flight requests/);

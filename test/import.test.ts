@@ -21,14 +21,18 @@ describe('fxrates import', () => {
     writeFileSync(path, text);
     return path;
   };
-  const count = async (): Promise<{ source: string; symbol: string; time: string; rate: number }[]> => {
+  const count = async (): Promise<
+    { source: string; symbol: string; time: string; rate: number }[]
+  > => {
     const store = await DuckDBStore.open({ path: db });
     try {
       const result = await store.runSandboxed(
         `SELECT source, symbol, strftime(observation_time, '%Y-%m-%dT%H:%M:%S.%gZ') AS time, rate FROM observations ORDER BY ALL`,
         { timeoutMs: 5000, maxRows: 1000 },
       );
-      return result.rows.map(([source, symbol, time, rate]) => ({ source, symbol, time, rate }) as any);
+      return result.rows.map(
+        ([source, symbol, time, rate]) => ({ source, symbol, time, rate }) as any,
+      );
     } finally {
       await store.close();
     }
@@ -48,7 +52,10 @@ describe('fxrates import', () => {
     );
     const result = await runCli(['import', '--db', db, path]);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /good\.csv: observations file, imported ecb 3, imf 1; skipped 1 rows of a source's own relative currency \(rate 1\)/);
+    assert.match(
+      result.stdout,
+      /good\.csv: observations file, imported ecb 3, imf 1; skipped 1 rows of a source's own relative currency \(rate 1\)/,
+    );
     assert.deepEqual(await count(), [
       { source: 'ecb', symbol: 'GBP', time: '2024-07-01T14:00:00.000Z', rate: 0.8456 },
       { source: 'ecb', symbol: 'JPY', time: '2024-03-19T15:00:00.000Z', rate: 163.2 },
@@ -58,7 +65,10 @@ describe('fxrates import', () => {
   });
 
   test('re-importing is idempotent and a corrected figure replaces the stored one', async () => {
-    const path = file('fix.csv', 'source,symbol,observation_time,rate\necb,USD,2024-03-19T15:00:00Z,1.0864\necb,USD,2024-03-19T15:00:00Z,1.0865\n');
+    const path = file(
+      'fix.csv',
+      'source,symbol,observation_time,rate\necb,USD,2024-03-19T15:00:00Z,1.0864\necb,USD,2024-03-19T15:00:00Z,1.0865\n',
+    );
     assert.equal((await runCli(['import', '--db', db, path])).code, 0);
     assert.equal((await runCli(['import', '--db', db, path])).code, 0);
     const rows = await count();
@@ -68,19 +78,42 @@ describe('fxrates import', () => {
   });
 
   const malformed: [string, string, RegExp][] = [
-    ['a negative rate', 'ecb,CHF,2024-03-20T15:00:00Z,-1', /line 3: rate '-1' is not a positive finite number/],
-    ['a zero rate', 'ecb,CHF,2024-03-20T15:00:00Z,0', /line 3: rate '0' is not a positive finite number/],
+    [
+      'a negative rate',
+      'ecb,CHF,2024-03-20T15:00:00Z,-1',
+      /line 3: rate '-1' is not a positive finite number/,
+    ],
+    [
+      'a zero rate',
+      'ecb,CHF,2024-03-20T15:00:00Z,0',
+      /line 3: rate '0' is not a positive finite number/,
+    ],
     ['not a number', 'ecb,CHF,2024-03-20T15:00:00Z,abc', /line 3: rate 'abc'/],
     ['an unknown source', 'nope,CHF,2024-03-20T15:00:00Z,1', /line 3: unknown source 'nope'/],
-    ['not a currency code', 'ecb,EURO,2024-03-20T15:00:00Z,1', /line 3: 'EURO' is not a three-letter currency code/],
-    ['the relative currency of its own source, not at 1', 'ecb,EUR,2024-03-20T15:00:00Z,0.9', /line 3: EUR is the relative currency of ecb: its rate can only be 1, not 0.9/],
-    ['an impossible date', 'ecb,CHF,2023-02-29T15:00:00Z,1', /line 3: '2023-02-29T15:00:00Z' is not an ISO 8601 date or time/],
+    [
+      'not a currency code',
+      'ecb,EURO,2024-03-20T15:00:00Z,1',
+      /line 3: 'EURO' is not a three-letter currency code/,
+    ],
+    [
+      'the relative currency of its own source, not at 1',
+      'ecb,EUR,2024-03-20T15:00:00Z,0.9',
+      /line 3: EUR is the relative currency of ecb: its rate can only be 1, not 0.9/,
+    ],
+    [
+      'an impossible date',
+      'ecb,CHF,2023-02-29T15:00:00Z,1',
+      /line 3: '2023-02-29T15:00:00Z' is not an ISO 8601 date or time/,
+    ],
     ['a missing field', 'ecb,CHF,2024-03-20T15:00:00Z', /line 3: expected 4 fields/],
   ];
   for (const [name, line, message] of malformed) {
     test(`a malformed row aborts its file, nothing of it kept: ${name}`, async () => {
       const before = await count();
-      const path = file('bad.csv', `source,symbol,observation_time,rate\necb,SEK,2024-03-20T15:00:00Z,11.2\n${line}\n`);
+      const path = file(
+        'bad.csv',
+        `source,symbol,observation_time,rate\necb,SEK,2024-03-20T15:00:00Z,11.2\n${line}\n`,
+      );
       const result = await runCli(['import', '--db', db, path]);
       assert.equal(result.code, 1);
       assert.match(result.stderr, message);
@@ -91,7 +124,10 @@ describe('fxrates import', () => {
 
   test('an unrecognised header and a missing file are reported; other files still import', async () => {
     const bad = file('other.csv', 'a,b,c\n1,2,3\n');
-    const good = file('more.csv', 'source,symbol,observation_time,rate\nboe,USD,2024-03-20T15:00:00Z,1.27\n');
+    const good = file(
+      'more.csv',
+      'source,symbol,observation_time,rate\nboe,USD,2024-03-20T15:00:00Z,1.27\n',
+    );
     const result = await runCli(['import', '--db', db, bad, join(dir, 'absent.csv'), good]);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /other\.csv: line 1: unrecognised header/);
@@ -110,7 +146,9 @@ describe('fxrates import', () => {
   });
 
   test('the ECB history layout is recognised by its header: N/A skipped, 16:00 Berlin as UTC', () => {
-    const parsed = parseImport('Date,USD,JPY,CYP,\n2024-01-15,1.0945,159.67,N/A,\n2024-07-01,1.0746,173.46,,\n');
+    const parsed = parseImport(
+      'Date,USD,JPY,CYP,\n2024-01-15,1.0945,159.67,N/A,\n2024-07-01,1.0746,173.46,,\n',
+    );
     assert.equal(parsed.format, 'ecb-history');
     assert.deepEqual(
       parsed.observations.map((o) => [o.symbol, o.observationTime.toISOString(), o.rate]),
@@ -121,6 +159,9 @@ describe('fxrates import', () => {
         ['JPY', '2024-07-01T14:00:00.000Z', 173.46],
       ],
     );
-    assert.throws(() => parseImport('Date,USD,\n2024-01-15,-3,\n'), /line 2: USD '-3' is not a positive finite number/);
+    assert.throws(
+      () => parseImport('Date,USD,\n2024-01-15,-3,\n'),
+      /line 2: USD '-3' is not a positive finite number/,
+    );
   });
 });

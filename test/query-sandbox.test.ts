@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getJson, observation, startService, type TestService } from './support/harness.js';
 
-const query = (sql: string, extra = ''): string => `/v1/exchangerate/query?q=${encodeURIComponent(sql)}${extra}`;
+const query = (sql: string, extra = ''): string =>
+  `/v1/exchangerate/query?q=${encodeURIComponent(sql)}${extra}`;
 
 describe('query endpoint sandbox', () => {
   let service: TestService;
@@ -16,13 +17,36 @@ describe('query endpoint sandbox', () => {
   after(() => service.close());
 
   const snapshot = async (): Promise<unknown> =>
-    (await getJson(service.app, query('SELECT source, symbol, observation_time, rate FROM observations ORDER BY ALL'))).body.rows;
+    (
+      await getJson(
+        service.app,
+        query('SELECT source, symbol, observation_time, rate FROM observations ORDER BY ALL'),
+      )
+    ).body.rows;
 
   test('a SELECT (and WITH ... SELECT) returns columns and rows in json, csv and xml', async () => {
-    const { status, body } = await getJson(service.app, query("WITH o AS (SELECT * FROM observations) SELECT symbol, rate FROM o WHERE source = 'ecb' ORDER BY symbol"));
+    const { status, body } = await getJson(
+      service.app,
+      query(
+        "WITH o AS (SELECT * FROM observations) SELECT symbol, rate FROM o WHERE source = 'ecb' ORDER BY symbol",
+      ),
+    );
     assert.equal(status, 200);
-    assert.deepEqual(body, { status: 'success', num_rows: 2, columns: ['symbol', 'rate'], rows: [{ symbol: 'JPY', rate: 163.2 }, { symbol: 'USD', rate: 1.0863 }] });
-    const csv = await service.app.inject(query('SELECT key, relative_currency FROM sources ORDER BY default_precedence LIMIT 2', '&format=csv'));
+    assert.deepEqual(body, {
+      status: 'success',
+      num_rows: 2,
+      columns: ['symbol', 'rate'],
+      rows: [
+        { symbol: 'JPY', rate: 163.2 },
+        { symbol: 'USD', rate: 1.0863 },
+      ],
+    });
+    const csv = await service.app.inject(
+      query(
+        'SELECT key, relative_currency FROM sources ORDER BY default_precedence LIMIT 2',
+        '&format=csv',
+      ),
+    );
     assert.equal(csv.body, 'key,relative_currency\r\nimf,USD\r\necb,EUR\r\n');
     const xml = await service.app.inject(query("SELECT 'a<b' AS t", '&format=xml'));
     assert.match(xml.body, /<row>\n      <value column="t">a&lt;b<\/value>\n    <\/row>/);
@@ -42,7 +66,10 @@ describe('query endpoint sandbox', () => {
     ['glob of host files', "SELECT * FROM glob('/etc/*')"],
     ['ATTACH', "ATTACH '/tmp/fxrates-other.duckdb' AS other"],
     ['CREATE', 'CREATE TABLE t (x INTEGER)'],
-    ['INSERT', "INSERT INTO observations VALUES ('ecb', 'CHF', TIMESTAMP '2024-03-19 15:00:00', 0.96)"],
+    [
+      'INSERT',
+      "INSERT INTO observations VALUES ('ecb', 'CHF', TIMESTAMP '2024-03-19 15:00:00', 0.96)",
+    ],
     ['UPDATE', 'UPDATE observations SET rate = 1'],
     ['DELETE', 'DELETE FROM observations'],
     ['DROP', 'DROP TABLE observations'],
@@ -76,7 +103,9 @@ describe('query endpoint sandbox', () => {
 
   test('a query past the time limit gets 503 while other requests are answered meanwhile', async () => {
     const started = Date.now();
-    const slow = service.app.inject(query('SELECT count(*) FROM range(100000000000) AS a(x) WHERE x % 7 = 3'));
+    const slow = service.app.inject(
+      query('SELECT count(*) FROM range(100000000000) AS a(x) WHERE x % 7 = 3'),
+    );
     const answeredAt: number[] = [];
     await new Promise((resolve) => setTimeout(resolve, 100));
     for (let i = 0; i < 5; i++) {
@@ -88,7 +117,10 @@ describe('query endpoint sandbox', () => {
     const slowMs = Date.now() - started;
     assert.equal(response.statusCode, 503, response.body);
     assert.match(JSON.parse(response.body).error, /longer than 1000 ms/);
-    assert.ok(answeredAt.every((at) => at < slowMs), `other requests at ${answeredAt} ms, the slow one ended at ${slowMs} ms`);
+    assert.ok(
+      answeredAt.every((at) => at < slowMs),
+      `other requests at ${answeredAt} ms, the slow one ended at ${slowMs} ms`,
+    );
     // The sandbox is usable again afterwards.
     assert.equal((await getJson(service.app, query('SELECT 1 AS one'))).body.rows[0].one, 1);
   });

@@ -3,7 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import { AGGREGATIONS } from '../src/resolve/rate-query.js';
 import { addDays } from '../src/dates.js';
 import { findSource } from '../src/sources/registry.js';
-import { referenceDate, referenceRange, type RefEntry, type RefObservation, type RefRequest } from './support/reference.js';
+import {
+  referenceDate,
+  referenceRange,
+  type RefEntry,
+  type RefObservation,
+  type RefRequest,
+} from './support/reference.js';
 import { getJson, startService, type TestService } from './support/harness.js';
 
 /**
@@ -33,7 +39,7 @@ const FIRST_DAY = '2024-02-20';
 const DAYS = 40;
 
 function generateData(random: () => number): RefObservation[] {
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const data: RefObservation[] = [];
   for (const key of SOURCE_KEYS) {
     const relative = findSource(key)!.relativeCurrency;
@@ -49,12 +55,17 @@ function generateData(random: () => number): RefObservation[] {
       const times = new Set<string>();
       while (times.size < observationsToday) {
         const minutes = Math.floor(random() * 1440);
-        times.add(`${day}T${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:${String(Math.floor(random() * 60)).padStart(2, '0')}.${String(Math.floor(random() * 1000)).padStart(3, '0')}Z`);
+        times.add(
+          `${day}T${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}:${String(Math.floor(random() * 60)).padStart(2, '0')}.${String(Math.floor(random() * 1000)).padStart(3, '0')}Z`,
+        );
       }
       for (const time of times) {
         for (const symbol of symbols) {
           if (random() < 0.1) continue; // a symbol missing on a day
-          const rate = Number((random() * pick([1, 10, 200, 0.01])).toPrecision(1 + Math.floor(random() * 8))) || 0.5;
+          const rate =
+            Number(
+              (random() * pick([1, 10, 200, 0.01])).toPrecision(1 + Math.floor(random() * 8)),
+            ) || 0.5;
           data.push({ source: key, symbol, time, rate });
         }
       }
@@ -73,8 +84,10 @@ interface RandomRequest {
 }
 
 function randomRequest(random: () => number, today: string): RandomRequest {
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const shuffled = [...SOURCE_KEYS].sort(() => random() - 0.5).slice(0, 1 + Math.floor(random() * SOURCE_KEYS.length));
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const shuffled = [...SOURCE_KEYS]
+    .sort(() => random() - 0.5)
+    .slice(0, 1 + Math.floor(random() * SOURCE_KEYS.length));
   const base = pick(SYMBOLS);
   const symbols = random() < 0.4 ? null : SYMBOLS.filter(() => random() < 0.5);
   const window = 1 + Math.floor(random() * 6);
@@ -107,7 +120,10 @@ function randomRequest(random: () => number, today: string): RandomRequest {
     request: {
       base,
       symbols: effectiveSymbols,
-      sources: shuffled.map((key) => ({ key, relativeCurrency: findSource(key)!.relativeCurrency })),
+      sources: shuffled.map((key) => ({
+        key,
+        relativeCurrency: findSource(key)!.relativeCurrency,
+      })),
       window,
       max,
       selection,
@@ -120,8 +136,14 @@ function shapeRow(row: Map<string, RefEntry[]>, max: number): Record<string, unk
   for (const [symbol, entries] of row) {
     shaped[symbol] =
       max > 1
-        ? Object.fromEntries(entries.map((e) => [e.source, { rate: e.rate, observation_time: e.observation_time }]))
-        : { rate: entries[0]!.rate, observation_time: entries[0]!.observation_time, source: entries[0]!.source };
+        ? Object.fromEntries(
+            entries.map((e) => [e.source, { rate: e.rate, observation_time: e.observation_time }]),
+          )
+        : {
+            rate: entries[0]!.rate,
+            observation_time: entries[0]!.observation_time,
+            source: entries[0]!.source,
+          };
   }
   return shaped;
 }
@@ -136,7 +158,12 @@ describe(`rates against the reference implementation (seed ${SEED})`, () => {
       before(async () => {
         service = await startService({ today: () => today });
         await service.store.writeObservations(
-          data.map((o) => ({ source: o.source, symbol: o.symbol, observationTime: new Date(o.time), rate: o.rate })),
+          data.map((o) => ({
+            source: o.source,
+            symbol: o.symbol,
+            observationTime: new Date(o.time),
+            rate: o.rate,
+          })),
         );
       });
       after(() => service.close());
@@ -150,13 +177,26 @@ describe(`rates against the reference implementation (seed ${SEED})`, () => {
           assert.equal(headers['x-error'], undefined, context);
           if (r.kind === 'range') {
             const expected = referenceRange(data, r.start, r.end, r.request, r.aggregation);
-            const shaped = Object.fromEntries([...expected].map(([date, row]) => [date, shapeRow(row, r.request.max)]));
+            const shaped = Object.fromEntries(
+              [...expected].map(([date, row]) => [date, shapeRow(row, r.request.max)]),
+            );
             assert.deepEqual(body.rates, shaped, context);
-            assert.deepEqual(Object.keys(body.rates), Object.keys(shaped), `${context} (date order)`);
+            assert.deepEqual(
+              Object.keys(body.rates),
+              Object.keys(shaped),
+              `${context} (date order)`,
+            );
             if (r.aggregation === 'day') {
               for (const date of Object.keys(body.rates)) {
-                const single = await getJson(service.app, r.url.replace(`${r.start}/${r.end}`, date));
-                assert.deepEqual(body.rates[date], single.body.rates, `${context}: range.rates[${date}] differs from the date endpoint`);
+                const single = await getJson(
+                  service.app,
+                  r.url.replace(`${r.start}/${r.end}`, date),
+                );
+                assert.deepEqual(
+                  body.rates[date],
+                  single.body.rates,
+                  `${context}: range.rates[${date}] differs from the date endpoint`,
+                );
               }
             }
           } else {
@@ -172,12 +212,23 @@ describe(`rates against the reference implementation (seed ${SEED})`, () => {
 });
 
 /** show_query's SQL, run through the query endpoint, gives exactly the rows of the csv answer. */
-async function assertShownQueryRoundTrips(service: TestService, url: string, context: string): Promise<void> {
+async function assertShownQueryRoundTrips(
+  service: TestService,
+  url: string,
+  context: string,
+): Promise<void> {
   const shown = await getJson(service.app, `${url}&show_query=true`);
   const csv = await service.app.inject(`${url}&format=csv`);
-  const ran = await getJson(service.app, `/v1/exchangerate/query?q=${encodeURIComponent(shown.body.query)}&pretty_print=false`);
+  const ran = await getJson(
+    service.app,
+    `/v1/exchangerate/query?q=${encodeURIComponent(shown.body.query)}&pretty_print=false`,
+  );
   assert.equal(ran.status, 200, context);
-  assert.deepEqual(ran.body.columns, ['date', 'symbol', 'source', 'rate', 'observation_time'], context);
+  assert.deepEqual(
+    ran.body.columns,
+    ['date', 'symbol', 'source', 'rate', 'observation_time'],
+    context,
+  );
   const fromCsv = csv.body
     .trim()
     .split('\r\n')

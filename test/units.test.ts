@@ -4,7 +4,12 @@ import fc from 'fast-check';
 import { addDays, isCalendarDate, timeZoneOffsetMs, zonedTimeToUtc } from '../src/dates.js';
 import { formatRate } from '../src/format/rate-number.js';
 import { CsvSyntaxError, readCsvRecords } from '../src/import/csv-reader.js';
-import { ALL_ENDPOINT_SOURCE_ORDER, DEFAULT_SOURCE_ORDER, SOURCES, defaultPrecedence } from '../src/sources/registry.js';
+import {
+  ALL_ENDPOINT_SOURCE_ORDER,
+  DEFAULT_SOURCE_ORDER,
+  SOURCES,
+  defaultPrecedence,
+} from '../src/sources/registry.js';
 
 describe('formatRate', () => {
   test('rounds half away from zero on the shortest decimal text, drops trailing zeros, no exponents', () => {
@@ -24,25 +29,35 @@ describe('formatRate', () => {
       [145.88396528095018, 4, '145.884'],
       [100, 16, '100'],
     ];
-    for (const [value, decimals, expected] of cases) assert.equal(formatRate(value, decimals), expected, `${value} @ ${decimals}`);
+    for (const [value, decimals, expected] of cases)
+      assert.equal(formatRate(value, decimals), expected, `${value} @ ${decimals}`);
   });
 
   test('agrees with exact decimal arithmetic on random rates', () => {
     fc.assert(
-      fc.property(fc.double({ min: 1e-12, max: 1e12, noNaN: true }), fc.integer({ min: 1, max: 20 }), (value, decimals) => {
-        const text = formatRate(value, decimals);
-        assert.doesNotMatch(text, /e/i);
-        // Reference: scale the shortest text by 10^decimals with BigInt and round the remainder.
-        const [digits, exponent] = value.toExponential().split('e') as [string, string];
-        const mantissa = BigInt(digits.replace('.', ''));
-        const scale = Number(exponent) - (digits.split('.')[1]?.length ?? 0) + decimals;
-        const scaled = scale >= 0 ? mantissa * 10n ** BigInt(scale) : mantissa / 10n ** BigInt(-scale);
-        const remainder = scale >= 0 ? 0n : mantissa % 10n ** BigInt(-scale);
-        const rounded = scale < 0 && remainder * 2n >= 10n ** BigInt(-scale) ? scaled + 1n : scaled;
-        const padded = rounded.toString().padStart(decimals + 1, '0');
-        const expected = `${padded.slice(0, -decimals)}.${padded.slice(-decimals)}`.replace(/\.?0+$/, '');
-        assert.equal(text, expected || '0');
-      }),
+      fc.property(
+        fc.double({ min: 1e-12, max: 1e12, noNaN: true }),
+        fc.integer({ min: 1, max: 20 }),
+        (value, decimals) => {
+          const text = formatRate(value, decimals);
+          assert.doesNotMatch(text, /e/i);
+          // Reference: scale the shortest text by 10^decimals with BigInt and round the remainder.
+          const [digits, exponent] = value.toExponential().split('e') as [string, string];
+          const mantissa = BigInt(digits.replace('.', ''));
+          const scale = Number(exponent) - (digits.split('.')[1]?.length ?? 0) + decimals;
+          const scaled =
+            scale >= 0 ? mantissa * 10n ** BigInt(scale) : mantissa / 10n ** BigInt(-scale);
+          const remainder = scale >= 0 ? 0n : mantissa % 10n ** BigInt(-scale);
+          const rounded =
+            scale < 0 && remainder * 2n >= 10n ** BigInt(-scale) ? scaled + 1n : scaled;
+          const padded = rounded.toString().padStart(decimals + 1, '0');
+          const expected = `${padded.slice(0, -decimals)}.${padded.slice(-decimals)}`.replace(
+            /\.?0+$/,
+            '',
+          );
+          assert.equal(text, expected || '0');
+        },
+      ),
       { numRuns: 2000, seed: 42 },
     );
   });
@@ -50,8 +65,19 @@ describe('formatRate', () => {
 
 describe('dates and time zones', () => {
   test('calendar dates', () => {
-    for (const good of ['2024-02-29', '2000-02-29', '1999-01-04', '2023-12-31']) assert.ok(isCalendarDate(good), good);
-    for (const bad of ['2023-02-29', '1900-02-29', '2024-04-31', '2024-13-01', '2024-00-10', '2024-01-00', '2024-1-5', '0000-01-01', 'x']) {
+    for (const good of ['2024-02-29', '2000-02-29', '1999-01-04', '2023-12-31'])
+      assert.ok(isCalendarDate(good), good);
+    for (const bad of [
+      '2023-02-29',
+      '1900-02-29',
+      '2024-04-31',
+      '2024-13-01',
+      '2024-00-10',
+      '2024-01-00',
+      '2024-1-5',
+      '0000-01-01',
+      'x',
+    ]) {
       assert.ok(!isCalendarDate(bad), bad);
     }
     assert.equal(addDays('2024-02-28', 1), '2024-02-29');
@@ -59,13 +85,31 @@ describe('dates and time zones', () => {
   });
 
   test('a wall-clock time in a zone becomes UTC with the offset of that day', () => {
-    assert.equal(zonedTimeToUtc('2024-01-15', '16:00', 'Europe/Berlin').toISOString(), '2024-01-15T15:00:00.000Z');
-    assert.equal(zonedTimeToUtc('2024-07-01', '16:00', 'Europe/Berlin').toISOString(), '2024-07-01T14:00:00.000Z');
+    assert.equal(
+      zonedTimeToUtc('2024-01-15', '16:00', 'Europe/Berlin').toISOString(),
+      '2024-01-15T15:00:00.000Z',
+    );
+    assert.equal(
+      zonedTimeToUtc('2024-07-01', '16:00', 'Europe/Berlin').toISOString(),
+      '2024-07-01T14:00:00.000Z',
+    );
     // The days the clocks change: 31 March and 27 October 2024.
-    assert.equal(zonedTimeToUtc('2024-03-31', '16:00', 'Europe/Berlin').toISOString(), '2024-03-31T14:00:00.000Z');
-    assert.equal(zonedTimeToUtc('2024-10-27', '16:00', 'Europe/Berlin').toISOString(), '2024-10-27T15:00:00.000Z');
-    assert.equal(zonedTimeToUtc('2024-01-15', '16:00', 'Australia/Sydney').toISOString(), '2024-01-15T05:00:00.000Z');
-    assert.equal(zonedTimeToUtc('2024-07-15', '13:00', 'America/Sao_Paulo').toISOString(), '2024-07-15T16:00:00.000Z');
+    assert.equal(
+      zonedTimeToUtc('2024-03-31', '16:00', 'Europe/Berlin').toISOString(),
+      '2024-03-31T14:00:00.000Z',
+    );
+    assert.equal(
+      zonedTimeToUtc('2024-10-27', '16:00', 'Europe/Berlin').toISOString(),
+      '2024-10-27T15:00:00.000Z',
+    );
+    assert.equal(
+      zonedTimeToUtc('2024-01-15', '16:00', 'Australia/Sydney').toISOString(),
+      '2024-01-15T05:00:00.000Z',
+    );
+    assert.equal(
+      zonedTimeToUtc('2024-07-15', '13:00', 'America/Sao_Paulo').toISOString(),
+      '2024-07-15T16:00:00.000Z',
+    );
   });
 });
 
@@ -88,10 +132,39 @@ describe('source registry', () => {
         ['float_rates', 'USD', false],
       ],
     );
-    assert.deepEqual(SOURCES.map((s) => defaultPrecedence(s.key)), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    assert.deepEqual(DEFAULT_SOURCE_ORDER, ['imf', 'ecb', 'boe', 'rba', 'snb', 'bnro', 'boi', 'nbu', 'cbr', 'bcb', 'cbn', 'float_rates']);
+    assert.deepEqual(
+      SOURCES.map((s) => defaultPrecedence(s.key)),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+    );
+    assert.deepEqual(DEFAULT_SOURCE_ORDER, [
+      'imf',
+      'ecb',
+      'boe',
+      'rba',
+      'snb',
+      'bnro',
+      'boi',
+      'nbu',
+      'cbr',
+      'bcb',
+      'cbn',
+      'float_rates',
+    ]);
     // SPEC.md's `rab` is rba; bac and gaf have no known publisher yet.
-    assert.deepEqual(ALL_ENDPOINT_SOURCE_ORDER, ['imf', 'rba', 'ecb', 'bnro', 'snb', 'cbr', 'nbu', 'boi', 'cbn', 'boe', 'bcb', 'float_rates']);
+    assert.deepEqual(ALL_ENDPOINT_SOURCE_ORDER, [
+      'imf',
+      'rba',
+      'ecb',
+      'bnro',
+      'snb',
+      'cbr',
+      'nbu',
+      'boi',
+      'cbn',
+      'boe',
+      'bcb',
+      'float_rates',
+    ]);
   });
 
   test('is_dst agrees with each time zone: the UTC time of the fixing moves during the year', () => {

@@ -69,10 +69,17 @@ async function* writeJson(
   for await (const rows of batches) {
     text = '';
     for (const row of rows) {
-      const containers = byDate ? (perSource ? [row.date, row.symbol] : [row.date]) : perSource ? [row.symbol] : [];
+      const containers = byDate
+        ? perSource
+          ? [row.date, row.symbol]
+          : [row.date]
+        : perSource
+          ? [row.symbol]
+          : [];
       let common = 0;
       while (common < open.length && open[common] === containers[common]) common++;
-      for (let depth = open.length - 1; depth >= common; depth--) text += `${newline}${indent(depth + 2)}}`;
+      for (let depth = open.length - 1; depth >= common; depth--)
+        text += `${newline}${indent(depth + 2)}}`;
       for (let depth = common; depth < containers.length; depth++) {
         text += `${depth === common && depth < open.length ? ',' : ''}${member(depth + 2, containers[depth]!, '{')}`;
       }
@@ -99,7 +106,14 @@ async function* writeCsv(
   for await (const rows of batches) {
     let text = '';
     for (const row of rows) {
-      text += csvLine([row.date, head.base, row.symbol, row.source, formatRate(row.rate, options.decimals), row.observation_time]);
+      text += csvLine([
+        row.date,
+        head.base,
+        row.symbol,
+        row.source,
+        formatRate(row.rate, options.decimals),
+        row.observation_time,
+      ]);
     }
     if (text) yield text;
   }

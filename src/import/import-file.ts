@@ -17,7 +17,11 @@ export interface ImportSummary {
 export class ImportError extends Error {}
 
 /** Reads the whole file, recognised by its header, before anything is stored. */
-export function parseImport(text: string): { format: ImportFormat; observations: Observation[]; skipped: number } {
+export function parseImport(text: string): {
+  format: ImportFormat;
+  observations: Observation[];
+  skipped: number;
+} {
   const records = readCsvRecords(text);
   const first = records.next();
   if (first.done) throw new ImportError('the file is empty');
@@ -26,7 +30,11 @@ export function parseImport(text: string): { format: ImportFormat; observations:
     return { format: 'observations', ...parseObservationsCsv(iterate(records)) };
   }
   if (isEcbHistoryHeader(header)) {
-    return { format: 'ecb-history', observations: parseEcbHistoryCsv(header, iterate(records)), skipped: 0 };
+    return {
+      format: 'ecb-history',
+      observations: parseEcbHistoryCsv(header, iterate(records)),
+      skipped: 0,
+    };
   }
   throw new ImportError(
     `line 1: unrecognised header '${header.join(',').slice(0, 80)}'; expected '${OBSERVATIONS_HEADER.join(',')}' or the ECB's 'Date,USD,JPY,...'`,
@@ -51,6 +59,7 @@ export async function importFile(store: Store, path: string): Promise<ImportSumm
   }
   await store.writeObservations(parsed.observations);
   const perSource = new Map<string, number>();
-  for (const { source } of parsed.observations) perSource.set(source, (perSource.get(source) ?? 0) + 1);
+  for (const { source } of parsed.observations)
+    perSource.set(source, (perSource.get(source) ?? 0) + 1);
   return { format: parsed.format, perSource, skipped: parsed.skipped };
 }

@@ -15,14 +15,25 @@ const DECIMAL = /^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  * Times are ISO 8601; without an offset they are UTC, and a bare date means the source's
  * documented fixing time on that day, as adapters record it.
  */
-export function parseObservationsCsv(records: Iterable<CsvRecord>): { observations: Observation[]; skipped: number } {
+export function parseObservationsCsv(records: Iterable<CsvRecord>): {
+  observations: Observation[];
+  skipped: number;
+} {
   const observations: Observation[] = [];
   let skipped = 0;
   for (const { line, fields } of records) {
     if (fields.length !== 4) {
-      throw new CsvSyntaxError(line, `expected 4 fields (source,symbol,observation_time,rate), found ${fields.length}`);
+      throw new CsvSyntaxError(
+        line,
+        `expected 4 fields (source,symbol,observation_time,rate), found ${fields.length}`,
+      );
     }
-    const [sourceField, symbolField, timeField, rateField] = fields.map((f) => f.trim()) as [string, string, string, string];
+    const [sourceField, symbolField, timeField, rateField] = fields.map((f) => f.trim()) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     const source = findSource(sourceField);
     if (!source) throw new CsvSyntaxError(line, `unknown source '${sourceField}'`);
     const symbol = symbolField.toUpperCase();
@@ -43,7 +54,10 @@ export function parseObservationsCsv(records: Iterable<CsvRecord>): { observatio
         skipped++;
         continue;
       }
-      throw new CsvSyntaxError(line, `${symbol} is the relative currency of ${source.key}: its rate can only be 1, not ${rateField}`);
+      throw new CsvSyntaxError(
+        line,
+        `${symbol} is the relative currency of ${source.key}: its rate can only be 1, not ${rateField}`,
+      );
     }
     observations.push({ source: source.key, symbol, observationTime, rate });
   }
@@ -64,7 +78,8 @@ function parseInstant(text: string, fixingTime: string, timeZone: string): Date 
   if (hours === undefined) return zonedTimeToUtc(date!, fixingTime, timeZone);
   if (Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return undefined;
   const millis = fraction.padEnd(3, '0').slice(0, 3);
-  const offset = !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+  const offset =
+    !zone || zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
   const instant = new Date(`${date}T${hours}:${minutes}:${seconds}.${millis}${offset}`);
   return Number.isNaN(instant.getTime()) ? undefined : instant;
 }

@@ -20,12 +20,24 @@ export function parseCatalogParams(
   if (formatText !== undefined) {
     const lower = formatText.toLowerCase();
     if (lower === 'json' || lower === 'csv') format = lower;
-    else if (lower === 'xml') params.problems.push(`format 'xml' is not offered here: json is used`);
+    else if (lower === 'xml')
+      params.problems.push(`format 'xml' is not offered here: json is used`);
     else params.rejected('format', formatText, 'one of json, csv', 'json');
   }
-  const symbols = readNameList(params, 'symbols', (s) => s.toUpperCase(), isKnownSymbol, 'symbol') ?? null;
-  const sources =
-    readNameList(params, 'sources', (s) => s.toLowerCase(), (key) => findSource(key) !== undefined, 'source') ??
-    [...DEFAULT_SOURCE_ORDER];
-  return { format, symbols, sources, prettyPrint: readBoolean(params, 'pretty_print', true), problems: params.problems };
+  const symbols =
+    readNameList(params, 'symbols', (s) => s.toUpperCase(), isKnownSymbol, 'symbol') ?? null;
+  const sources = readNameList(
+    params,
+    'sources',
+    (s) => s.toLowerCase(),
+    (key) => findSource(key) !== undefined,
+    'source',
+  ) ?? [...DEFAULT_SOURCE_ORDER];
+  return {
+    format,
+    symbols,
+    sources,
+    prettyPrint: readBoolean(params, 'pretty_print', true),
+    problems: params.problems,
+  };
 }

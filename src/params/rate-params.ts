@@ -1,6 +1,17 @@
-import { ALL_ENDPOINT_SOURCE_ORDER, DEFAULT_SOURCE_ORDER, findSource } from '../sources/registry.js';
+import {
+  ALL_ENDPOINT_SOURCE_ORDER,
+  DEFAULT_SOURCE_ORDER,
+  findSource,
+} from '../sources/registry.js';
 import { AGGREGATIONS, type Aggregation, type Selection } from '../resolve/rate-query.js';
-import { RawParams, clip, readBoolean, readEnum, readNameList, readPositiveInteger } from './raw-params.js';
+import {
+  RawParams,
+  clip,
+  readBoolean,
+  readEnum,
+  readNameList,
+  readPositiveInteger,
+} from './raw-params.js';
 
 export type RateEndpoint = 'latest' | 'date' | 'range' | 'all';
 export const RATE_FORMATS = ['json', 'csv', 'xml'] as const;
@@ -63,19 +74,31 @@ export function parseRateParams(
   const symbols =
     readNameList(params, 'symbols', (s) => s.toUpperCase(), isKnownSymbol, 'symbol') ?? null;
   const defaultSources = endpoint === 'all' ? ALL_ENDPOINT_SOURCE_ORDER : DEFAULT_SOURCE_ORDER;
-  const sources =
-    readNameList(params, 'sources', (s) => s.toLowerCase(), (key) => findSource(key) !== undefined, 'source') ??
-    [...defaultSources];
+  const sources = readNameList(
+    params,
+    'sources',
+    (s) => s.toLowerCase(),
+    (key) => findSource(key) !== undefined,
+    'source',
+  ) ?? [...defaultSources];
   return {
     format,
     base,
     symbols,
     sources,
-    upToDaysBefore: readPositiveInteger(params, 'up_to_days_before', DEFAULT_UP_TO_DAYS_BEFORE, { max: MAX_UP_TO_DAYS_BEFORE }),
+    upToDaysBefore: readPositiveInteger(params, 'up_to_days_before', DEFAULT_UP_TO_DAYS_BEFORE, {
+      max: MAX_UP_TO_DAYS_BEFORE,
+    }),
     // Above the number of sources every value means the same.
-    maxSourcesPerSymbol: readPositiveInteger(params, 'max_sources_per_symbol', 1, { saturation: 1000 }),
-    selection: readEnum(params, 'observation_time_selection', ['latest', 'earliest'] as const,
-      endpoint === 'latest' ? 'latest' : 'earliest'),
+    maxSourcesPerSymbol: readPositiveInteger(params, 'max_sources_per_symbol', 1, {
+      saturation: 1000,
+    }),
+    selection: readEnum(
+      params,
+      'observation_time_selection',
+      ['latest', 'earliest'] as const,
+      endpoint === 'latest' ? 'latest' : 'earliest',
+    ),
     decimals: readPositiveInteger(params, 'decimals', DEFAULT_DECIMALS),
     prettyPrint: readBoolean(params, 'pretty_print', true),
     showQuery: readBoolean(params, 'show_query', false),

@@ -7,17 +7,26 @@ export class RawParams {
   readonly problems: string[] = [];
   private readonly values = new Map<string, string>();
 
-  constructor(queryString: string, expected: readonly string[], notApplicable: ReadonlyMap<string, string> = new Map()) {
+  constructor(
+    queryString: string,
+    expected: readonly string[],
+    notApplicable: ReadonlyMap<string, string> = new Map(),
+  ) {
     for (const [name, value] of new URLSearchParams(queryString)) {
-      const canonical = expected.includes(name) ? name : expected.find((known) => known === name.toLowerCase());
+      const canonical = expected.includes(name)
+        ? name
+        : expected.find((known) => known === name.toLowerCase());
       if (canonical === undefined) {
         const reason = notApplicable.get(name.toLowerCase());
         this.problems.push(
-          reason ? `parameter '${clip(name)}' ignored: ${reason}` : `unknown parameter '${clip(name)}' ignored`,
+          reason
+            ? `parameter '${clip(name)}' ignored: ${reason}`
+            : `unknown parameter '${clip(name)}' ignored`,
         );
         continue;
       }
-      if (canonical !== name) this.problems.push(`parameter '${clip(name)}' read as '${canonical}'`);
+      if (canonical !== name)
+        this.problems.push(`parameter '${clip(name)}' read as '${canonical}'`);
       if (this.values.has(canonical)) {
         this.problems.push(`parameter '${canonical}' repeated: the first value is used`);
         continue;
@@ -38,8 +47,15 @@ export class RawParams {
   }
 
   /** Reports that `name` had an unusable value and its default stands. */
-  rejected(name: string, value: string, expectation: string, fallback: string | number | boolean): void {
-    this.problems.push(`${name} '${clip(value)}' is not ${expectation}: ${String(fallback)} is used`);
+  rejected(
+    name: string,
+    value: string,
+    expectation: string,
+    fallback: string | number | boolean,
+  ): void {
+    this.problems.push(
+      `${name} '${clip(value)}' is not ${expectation}: ${String(fallback)} is used`,
+    );
   }
 }
 
@@ -75,7 +91,10 @@ export function readPositiveInteger(
   params: RawParams,
   name: string,
   fallback: number,
-  { max = Number.POSITIVE_INFINITY, saturation = 1_000_000 }: { max?: number; saturation?: number } = {},
+  {
+    max = Number.POSITIVE_INFINITY,
+    saturation = 1_000_000,
+  }: { max?: number; saturation?: number } = {},
 ): number {
   const value = params.get(name);
   if (value === undefined) return fallback;

@@ -44,7 +44,9 @@ export function listSources(catalog: Catalog, params: CatalogParams): SourceList
   const listings: SourceListing[] = [];
   for (const key of params.sources) {
     const source = findSource(key)!;
-    const symbols = providedSymbols(catalog, key).filter((s) => !params.symbols || params.symbols.includes(s));
+    const symbols = providedSymbols(catalog, key).filter(
+      (s) => !params.symbols || params.symbols.includes(s),
+    );
     if (symbols.length === 0) continue;
     listings.push({
       key,

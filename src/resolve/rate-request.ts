@@ -38,7 +38,11 @@ export function planRateRequest(
   today: string,
 ): RatePlan {
   const segments =
-    path.endpoint === 'date' ? [path.date] : path.endpoint === 'range' ? [path.start, path.end] : [];
+    path.endpoint === 'date'
+      ? [path.date]
+      : path.endpoint === 'range'
+        ? [path.start, path.end]
+        : [];
   for (const segment of segments) checkDateSegment(segment, path.endpoint === 'range');
 
   const endpoint: RateEndpoint = path.endpoint;
@@ -97,7 +101,9 @@ export function planRateRequest(
 function checkDateSegment(segment: string, starAllowed: boolean): void {
   if (starAllowed && segment === '*') return;
   if (!looksLikeIsoDate(segment)) {
-    throw notFound(`'${segment.slice(0, 40)}' is not a date (YYYY-MM-DD)${starAllowed ? ' or *' : ''}`);
+    throw notFound(
+      `'${segment.slice(0, 40)}' is not a date (YYYY-MM-DD)${starAllowed ? ' or *' : ''}`,
+    );
   }
   if (!isCalendarDate(segment)) throw badRequest(`${segment} is not a calendar date`);
 }
@@ -105,7 +111,8 @@ function checkDateSegment(segment: string, starAllowed: boolean): void {
 /** A symbol the currencies endpoint lists: a relative currency or an observed symbol of any source. */
 export function isKnownSymbol(catalog: Catalog, symbol: string): boolean {
   for (const [key, holdings] of catalog) {
-    if (findSource(key)?.relativeCurrency === symbol || holdings.symbols.includes(symbol)) return true;
+    if (findSource(key)?.relativeCurrency === symbol || holdings.symbols.includes(symbol))
+      return true;
   }
   return false;
 }

@@ -25,7 +25,11 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const sourceKeys = sources.length > 0 ? stringList(sources.map((s) => s.key)) : 'NULL';
   const wanted = symbols?.filter((symbol) => symbol !== base);
   const symbolFilter = (column: string): string =>
-    wanted === undefined ? 'TRUE' : wanted.length > 0 ? `${column} IN (${stringList(wanted)})` : 'FALSE';
+    wanted === undefined
+      ? 'TRUE'
+      : wanted.length > 0
+        ? `${column} IN (${stringList(wanted)})`
+        : 'FALSE';
   const legSymbolFilter =
     wanted === undefined ? 'TRUE' : `o.symbol IN (${stringList([...wanted, base])})`;
   const extreme = query.selection === 'earliest' ? 'min' : 'max';
@@ -36,7 +40,10 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const sourceRows =
     sources.length > 0
       ? `VALUES ${sources
-          .map((s, priority) => `(${stringLiteral(s.key)}, ${stringLiteral(s.relativeCurrency)}, ${priority})`)
+          .map(
+            (s, priority) =>
+              `(${stringLiteral(s.key)}, ${stringLiteral(s.relativeCurrency)}, ${priority})`,
+          )
           .join(', ')}`
       : 'SELECT NULL, NULL, NULL WHERE FALSE';
 
@@ -70,7 +77,9 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM base_legs AS b JOIN src ON src.key = b.source
     WHERE src.relative_currency <> ${baseLiteral} AND ${symbolFilter('src.relative_currency')}
   )`,
-    ...(query.start === query.end ? latestPairOfOneDay(query, dialect) : latestPairsOfEachKey(query, dialect)),
+    ...(query.start === query.end
+      ? latestPairOfOneDay(query, dialect)
+      : latestPairsOfEachKey(query, dialect)),
   ];
 
   let rows = `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`;
@@ -114,7 +123,8 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
 /** Ranges: each pair stands for the days it covers, and keys meet their pairs in an equality join. */
 function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
-  const sourceKeys = query.sources.length > 0 ? stringList(query.sources.map((s) => s.key)) : 'NULL';
+  const sourceKeys =
+    query.sources.length > 0 ? stringList(query.sources.map((s) => s.key)) : 'NULL';
   return [
     `spans AS (
     SELECT source, symbol, day, rate, observation_time,

@@ -7,7 +7,16 @@ import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { catalogQuerySchema } from './schemas.js';
 
-const SOURCE_COLUMNS = ['source', 'name', 'relative_currency', 'url', 'is_dst', 'default_precedence', 'num_symbols', 'symbols'];
+const SOURCE_COLUMNS = [
+  'source',
+  'name',
+  'relative_currency',
+  'url',
+  'is_dst',
+  'default_precedence',
+  'num_symbols',
+  'symbols',
+];
 
 /** The currencies and sources lists (CONTRACT §5), at /v1/exchangerate/... and the shorter /v1/... paths. */
 export function catalogRoutes(app: FastifyInstance, context: ServiceContext): void {
@@ -15,7 +24,10 @@ export function catalogRoutes(app: FastifyInstance, context: ServiceContext): vo
     readOnlyEndpoint(
       app,
       `${prefix}/currencies`,
-      { summary: 'Currency symbols with the sources that provide them', querystring: catalogQuerySchema },
+      {
+        summary: 'Currency symbols with the sources that provide them',
+        querystring: catalogQuerySchema,
+      },
       (request, reply) => sendCatalog(context, request, reply, 'currencies'),
     );
     readOnlyEndpoint(
@@ -34,12 +46,18 @@ async function sendCatalog(
   list: 'currencies' | 'sources',
 ): Promise<FastifyReply> {
   const catalog = await context.store.catalog();
-  const params = parseCatalogParams(queryStringOf(request), (symbol) => isKnownSymbol(catalog, symbol));
+  const params = parseCatalogParams(queryStringOf(request), (symbol) =>
+    isKnownSymbol(catalog, symbol),
+  );
   const error = params.problems.length > 0 ? { error: params.problems.join('; ') } : {};
   const body = (): string => {
     if (list === 'currencies') {
       const currencies = listCurrencies(catalog, params);
-      if (params.format === 'csv') return csvText(['symbol', 'sources'], currencies.map((c) => [c.symbol, c.sources.join(',')]));
+      if (params.format === 'csv')
+        return csvText(
+          ['symbol', 'sources'],
+          currencies.map((c) => [c.symbol, c.sources.join(',')]),
+        );
       return jsonText(
         {
           status: 'success',
@@ -54,7 +72,16 @@ async function sendCatalog(
     if (params.format === 'csv') {
       return csvText(
         SOURCE_COLUMNS,
-        sources.map((s) => [s.key, s.name, s.relative_currency, s.url, s.is_dst, s.default_precedence, s.num_symbols, s.symbols.join(',')]),
+        sources.map((s) => [
+          s.key,
+          s.name,
+          s.relative_currency,
+          s.url,
+          s.is_dst,
+          s.default_precedence,
+          s.num_symbols,
+          s.symbols.join(','),
+        ]),
       );
     }
     return jsonText(

@@ -5,7 +5,10 @@ import { CONTENT_TYPES, readOnlyEndpoint } from './respond.js';
 /** The OpenAPI document, generated from the route schemas, and a small index pointing to it. */
 export function metaRoutes(app: FastifyInstance, version: string): void {
   readOnlyEndpoint(app, '/v1/openapi.json', { hide: true }, (_request, reply) =>
-    reply.type(CONTENT_TYPES.json).header('cache-control', 'public, max-age=3600').send(jsonText(app.swagger(), true)),
+    reply
+      .type(CONTENT_TYPES.json)
+      .header('cache-control', 'public, max-age=3600')
+      .send(jsonText(app.swagger(), true)),
   );
   readOnlyEndpoint(app, '/', { hide: true }, (_request, reply) =>
     reply

@@ -41,7 +41,10 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       });
       const problems = [...params.problems];
       if (result.truncated) problems.push(`the result was cut to its first ${maxRows} rows`);
-      const document = { ...result, ...(problems.length > 0 ? { error: problems.join('; ') } : {}) };
+      const document = {
+        ...result,
+        ...(problems.length > 0 ? { error: problems.join('; ') } : {}),
+      };
       return sendRepresentation(
         request,
         reply,

@@ -10,31 +10,51 @@ import { dateParams, rangeParams, rateQuerySchema, rateResponseDescription } fro
 
 export function rateRoutes(app: FastifyInstance, context: ServiceContext): void {
   const cache = new ResponseCache();
-  const answer = (path: (request: FastifyRequest) => RatePath) => (request: FastifyRequest, reply: FastifyReply) =>
-    sendRates(context, cache, request, reply, path(request));
+  const answer =
+    (path: (request: FastifyRequest) => RatePath) =>
+    (request: FastifyRequest, reply: FastifyReply) =>
+      sendRates(context, cache, request, reply, path(request));
 
   readOnlyEndpoint(
     app,
     '/v1/exchangerate/latest',
-    { summary: 'Latest rates', querystring: rateQuerySchema(false), response: rateResponseDescription },
+    {
+      summary: 'Latest rates',
+      querystring: rateQuerySchema(false),
+      response: rateResponseDescription,
+    },
     answer(() => ({ endpoint: 'latest' })),
   );
   readOnlyEndpoint(
     app,
     '/v1/exchangerate/all',
-    { summary: 'All rates ever held (same as /v1/exchangerate/*/*)', querystring: rateQuerySchema(true), response: rateResponseDescription },
+    {
+      summary: 'All rates ever held (same as /v1/exchangerate/*/*)',
+      querystring: rateQuerySchema(true),
+      response: rateResponseDescription,
+    },
     answer(() => ({ endpoint: 'all' })),
   );
   readOnlyEndpoint(
     app,
     '/v1/exchangerate/:date',
-    { summary: 'Rates of one date', params: dateParams, querystring: rateQuerySchema(false), response: rateResponseDescription },
+    {
+      summary: 'Rates of one date',
+      params: dateParams,
+      querystring: rateQuerySchema(false),
+      response: rateResponseDescription,
+    },
     answer((request) => ({ endpoint: 'date', date: (request.params as { date: string }).date })),
   );
   readOnlyEndpoint(
     app,
     '/v1/exchangerate/:start_date/:end_date',
-    { summary: 'Rates over a range of dates', params: rangeParams, querystring: rateQuerySchema(true), response: rateResponseDescription },
+    {
+      summary: 'Rates over a range of dates',
+      params: rangeParams,
+      querystring: rateQuerySchema(true),
+      response: rateResponseDescription,
+    },
     answer((request) => {
       const params = request.params as { start_date: string; end_date: string };
       return { endpoint: 'range', start: params.start_date, end: params.end_date };
@@ -55,7 +75,8 @@ async function sendRates(
   const plan = planRateRequest(path, queryString, await store.catalog(), store.dialect, today);
   const { format } = plan.params;
   const version = await store.dataVersion();
-  const body = (): AsyncIterable<string> => writeRates(format, plan.head, rateRows(store, plan.sql), plan.writer);
+  const body = (): AsyncIterable<string> =>
+    writeRates(format, plan.head, rateRows(store, plan.sql), plan.writer);
   // One date's answer is small: render it once and keep it. Ranges are streamed every time.
   const cached = async (): Promise<string> => {
     cache.clearIfStale(`${version}|${today}`);
@@ -75,7 +96,10 @@ async function sendRates(
       etagParts: [version, today, request.url],
       settled: isSettled(plan.newestDate, today),
       problems: plan.params.problems,
-      extraHeaders: format === 'csv' && plan.params.showQuery ? { 'x-query': plan.sql.replace(/\s+/g, ' ') } : {},
+      extraHeaders:
+        format === 'csv' && plan.params.showQuery
+          ? { 'x-query': plan.sql.replace(/\s+/g, ' ') }
+          : {},
     },
     ranged ? body : cached,
   );

@@ -1,5 +1,11 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteHandlerMethod } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  RouteHandlerMethod,
+} from 'fastify';
 import { CACHE_CHANGING, CACHE_SETTLED, etagMatches, weakEtag } from '../http/caching.js';
 
 export const CONTENT_TYPES = {
@@ -30,7 +36,10 @@ export function readOnlyEndpoint(
         return reply
           .code(204)
           .header('access-control-allow-methods', ALLOWED_METHODS)
-          .header('access-control-allow-headers', request.headers['access-control-request-headers'] ?? '*')
+          .header(
+            'access-control-allow-headers',
+            request.headers['access-control-request-headers'] ?? '*',
+          )
           .header('access-control-max-age', '86400')
           .header('allow', ALLOWED_METHODS)
           .send();
@@ -39,7 +48,12 @@ export function readOnlyEndpoint(
         .code(405)
         .header('allow', ALLOWED_METHODS)
         .type(CONTENT_TYPES.json)
-        .send(JSON.stringify({ status: 'error', error: `method ${request.method} is not allowed; use GET` }));
+        .send(
+          JSON.stringify({
+            status: 'error',
+            error: `method ${request.method} is not allowed; use GET`,
+          }),
+        );
     },
   });
 }
@@ -79,7 +93,8 @@ export function sendRepresentation(
   if (representation.problems && representation.problems.length > 0) {
     reply.header('x-error', representation.problems.join('; '));
   }
-  for (const [name, value] of Object.entries(representation.extraHeaders ?? {})) reply.header(name, value);
+  for (const [name, value] of Object.entries(representation.extraHeaders ?? {}))
+    reply.header(name, value);
   if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
   reply.type(representation.contentType);
   const content = body();

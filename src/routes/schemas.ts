@@ -7,7 +7,8 @@ import { AGGREGATIONS } from '../resolve/rate-query.js';
  * header (CONTRACT §8), which src/params implements; so app.ts turns Fastify's validation off.
  */
 
-const text = (description: string, extra: object = {}) => Type.Optional(Type.String({ description, ...extra }));
+const text = (description: string, extra: object = {}) =>
+  Type.Optional(Type.String({ description, ...extra }));
 
 const commonRateQuery: TProperties = {
   base: text('Base currency: any symbol of the currencies endpoint.', { default: 'USD' }),
@@ -16,17 +17,28 @@ const commonRateQuery: TProperties = {
     'Comma-separated source keys, in priority order. Default for latest, date and range: imf,ecb,boe,rba,snb,bnro,boi,nbu,cbr,bcb,cbn,float_rates; for all: imf,rba,ecb,bnro,snb,cbr,nbu,boi,cbn,boe,bcb,float_rates.',
   ),
   format: text('Output format.', { enum: ['json', 'csv', 'xml'], default: 'json' }),
-  up_to_days_before: text('Days before the requested date an observation still counts (1-36525).', { default: '4' }),
-  max_sources_per_symbol: text('Most sources returned per symbol; above 1 each symbol maps source keys to entries.', { default: '1' }),
-  observation_time_selection: text('Which observation of a day counts: latest (default on latest) or earliest (default elsewhere).', {
-    enum: ['latest', 'earliest'],
+  up_to_days_before: text('Days before the requested date an observation still counts (1-36525).', {
+    default: '4',
   }),
+  max_sources_per_symbol: text(
+    'Most sources returned per symbol; above 1 each symbol maps source keys to entries.',
+    { default: '1' },
+  ),
+  observation_time_selection: text(
+    'Which observation of a day counts: latest (default on latest) or earliest (default elsewhere).',
+    {
+      enum: ['latest', 'earliest'],
+    },
+  ),
   decimals: text('Most digits after the decimal point in a rate.', { default: '16' }),
   pretty_print: text('Indent json and xml output.', { enum: ['true', 'false'], default: 'true' }),
-  show_query: text('Add the SQL statement that produced the rates (json key query, xml element query, csv header X-Query).', {
-    enum: ['true', 'false'],
-    default: 'false',
-  }),
+  show_query: text(
+    'Add the SQL statement that produced the rates (json key query, xml element query, csv header X-Query).',
+    {
+      enum: ['true', 'false'],
+      default: 'false',
+    },
+  ),
 };
 
 export function rateQuerySchema(ranged: boolean): TObject {
@@ -34,10 +46,13 @@ export function rateQuerySchema(ranged: boolean): TObject {
     ranged
       ? {
           ...commonRateQuery,
-          aggregation: text('Group the dates by a unit of time; each group shows its first (earliest) or last (latest) entry per symbol.', {
-            enum: [...AGGREGATIONS],
-            default: 'day',
-          }),
+          aggregation: text(
+            'Group the dates by a unit of time; each group shows its first (earliest) or last (latest) entry per symbol.',
+            {
+              enum: [...AGGREGATIONS],
+              default: 'day',
+            },
+          ),
         }
       : commonRateQuery,
   );
@@ -51,7 +66,10 @@ export const catalogQuerySchema = Type.Object({
 });
 
 export const queryEndpointSchema = Type.Object({
-  q: Type.String({ description: 'One read-only SELECT over the tables observations and sources, at most 100,000 characters.' }),
+  q: Type.String({
+    description:
+      'One read-only SELECT over the tables observations and sources, at most 100,000 characters.',
+  }),
   format: text('Output format.', { enum: ['json', 'csv', 'xml'], default: 'json' }),
   pretty_print: text('Indent json and xml output.', { enum: ['true', 'false'], default: 'true' }),
 });
@@ -69,14 +87,25 @@ export const rateResponseDescription = {
   200: Type.Object(
     {
       status: Type.Literal('success'),
-      date: Type.Optional(Type.String({ format: 'date', description: 'latest and date endpoints' })),
-      start_date: Type.Optional(Type.String({ format: 'date', description: 'range and all endpoints' })),
-      end_date: Type.Optional(Type.String({ format: 'date', description: 'range and all endpoints' })),
+      date: Type.Optional(
+        Type.String({ format: 'date', description: 'latest and date endpoints' }),
+      ),
+      start_date: Type.Optional(
+        Type.String({ format: 'date', description: 'range and all endpoints' }),
+      ),
+      end_date: Type.Optional(
+        Type.String({ format: 'date', description: 'range and all endpoints' }),
+      ),
       base: Type.String(),
-      error: Type.Optional(Type.String({ description: 'Parameter problems, also in the X-Error header.' })),
-      query: Type.Optional(Type.String({ description: 'The SQL statement, with show_query=true.' })),
+      error: Type.Optional(
+        Type.String({ description: 'Parameter problems, also in the X-Error header.' }),
+      ),
+      query: Type.Optional(
+        Type.String({ description: 'The SQL statement, with show_query=true.' }),
+      ),
       rates: Type.Record(Type.String(), Type.Unknown(), {
-        description: 'symbol -> entry (latest, date), or date -> symbol -> entry (range, all). With max_sources_per_symbol > 1 an entry maps source keys to {rate, observation_time}.',
+        description:
+          'symbol -> entry (latest, date), or date -> symbol -> entry (range, all). With max_sources_per_symbol > 1 an entry maps source keys to {rate, observation_time}.',
       }),
     },
     { description: 'Rates; csv and xml carry the same entries.' },

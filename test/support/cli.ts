@@ -32,7 +32,10 @@ export interface RunningServer {
 }
 
 /** Starts `fxrates serve` on a free port and waits until it listens. */
-export async function startServer(args: string[], env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },

@@ -13,7 +13,9 @@ export const ECB_HISTORY = join(FIXTURES, 'history', 'eurofxref-hist.csv');
 
 /** The `skip` option of tests that read ../shared/fixtures: a reason when the folder is absent. */
 export function skipWithoutFixtures(path: string = FIXTURES): string | false {
-  return existsSync(path) ? false : `fixtures not found at ${path} (the shared folder beside the checkout)`;
+  return existsSync(path)
+    ? false
+    : `fixtures not found at ${path} (the shared folder beside the checkout)`;
 }
 
 export interface TestService {
@@ -40,11 +42,23 @@ export async function startService(options: Partial<AppOptions> = {}): Promise<T
   };
 }
 
-export function observation(source: string, symbol: string, time: string, rate: number): Observation {
+export function observation(
+  source: string,
+  symbol: string,
+  time: string,
+  rate: number,
+): Observation {
   return { source, symbol, observationTime: new Date(time), rate };
 }
 
-export async function getJson(app: FastifyInstance, url: string): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
+export async function getJson(
+  app: FastifyInstance,
+  url: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
   const response = await app.inject({ method: 'GET', url });
-  return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: JSON.parse(response.body),
+  };
 }

@@ -33,7 +33,11 @@ export interface RefEntry {
 
 type Leg = { rate: number; time: string | null };
 
-export function referenceDate(data: readonly RefObservation[], date: string, request: RefRequest): Map<string, RefEntry[]> {
+export function referenceDate(
+  data: readonly RefObservation[],
+  date: string,
+  request: RefRequest,
+): Map<string, RefEntry[]> {
   const universe = new Set<string>();
   for (const o of data) universe.add(o.symbol);
   for (const s of request.sources) universe.add(s.relativeCurrency);
@@ -51,7 +55,13 @@ export function referenceDate(data: readonly RefObservation[], date: string, req
   return result;
 }
 
-function candidateOf(data: readonly RefObservation[], source: RefSource, symbol: string, date: string, request: RefRequest): RefEntry | undefined {
+function candidateOf(
+  data: readonly RefObservation[],
+  source: RefSource,
+  symbol: string,
+  date: string,
+  request: RefRequest,
+): RefEntry | undefined {
   for (let back = 0; back <= request.window; back++) {
     const day = addDays(date, -back);
     const y = leg(data, source, symbol, day, request.selection);
@@ -63,7 +73,13 @@ function candidateOf(data: readonly RefObservation[], source: RefSource, symbol:
   return undefined;
 }
 
-function leg(data: readonly RefObservation[], source: RefSource, currency: string, day: string, selection: 'earliest' | 'latest'): Leg | undefined {
+function leg(
+  data: readonly RefObservation[],
+  source: RefSource,
+  currency: string,
+  day: string,
+  selection: 'earliest' | 'latest',
+): Leg | undefined {
   if (currency === source.relativeCurrency) return { rate: 1, time: null };
   const sameDay = data
     .filter((o) => o.source === source.key && o.symbol === currency && o.time.slice(0, 10) === day)
@@ -79,11 +95,13 @@ const PERIOD_START: Record<string, (date: string) => string> = {
     return addDays(d, -weekday);
   },
   month: (d) => `${d.slice(0, 7)}-01`,
-  quarter: (d) => `${d.slice(0, 5)}${String(Math.floor((Number(d.slice(5, 7)) - 1) / 3) * 3 + 1).padStart(2, '0')}-01`,
+  quarter: (d) =>
+    `${d.slice(0, 5)}${String(Math.floor((Number(d.slice(5, 7)) - 1) / 3) * 3 + 1).padStart(2, '0')}-01`,
   year: (d) => `${d.slice(0, 4)}-01-01`,
   decade: (d) => `${String(Math.floor(Number(d.slice(0, 4)) / 10) * 10).padStart(4, '0')}-01-01`,
   century: (d) => `${String(Math.floor(Number(d.slice(0, 4)) / 100) * 100).padStart(4, '0')}-01-01`,
-  millennium: (d) => `${String(Math.floor(Number(d.slice(0, 4)) / 1000) * 1000).padStart(4, '0')}-01-01`,
+  millennium: (d) =>
+    `${String(Math.floor(Number(d.slice(0, 4)) / 1000) * 1000).padStart(4, '0')}-01-01`,
 };
 
 /** date -> symbol -> entries, for start..end, newest first (CONTRACT §4). */
@@ -115,5 +133,9 @@ export function referenceRange(
     for (const [symbol, entries] of row) if (!group.has(symbol)) group.set(symbol, entries);
     periods.set(period, group);
   }
-  return new Map([...periods].sort((a, b) => (a[0] < b[0] ? 1 : -1)).map(([period, group]) => [period, new Map([...group].sort())]));
+  return new Map(
+    [...periods]
+      .sort((a, b) => (a[0] < b[0] ? 1 : -1))
+      .map(([period, group]) => [period, new Map([...group].sort())]),
+  );
 }

@@ -72,7 +72,9 @@ export class DuckDBStore implements Store {
   }
 
   private async migrate(): Promise<void> {
-    await this.writer.run('CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT NOT NULL)');
+    await this.writer.run(
+      'CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT NOT NULL)',
+    );
     const applied = Number((await this.metaValue('schema_version')) ?? 0);
     for (let step = applied; step < MIGRATIONS.length; step++) {
       await this.inTransaction(async () => {
@@ -82,17 +84,14 @@ export class DuckDBStore implements Store {
     }
     await this.inTransaction(async () => {
       for (const source of SOURCES) {
-        await this.writer.run(
-          `INSERT OR REPLACE INTO sources VALUES ($1, $2, $3, $4, $5, $6)`,
-          [
-            source.key,
-            source.name,
-            source.relativeCurrency,
-            source.url,
-            source.isDst,
-            defaultPrecedence(source.key),
-          ],
-        );
+        await this.writer.run(`INSERT OR REPLACE INTO sources VALUES ($1, $2, $3, $4, $5, $6)`, [
+          source.key,
+          source.name,
+          source.relativeCurrency,
+          source.url,
+          source.isDst,
+          defaultPrecedence(source.key),
+        ]);
       }
     });
     this.version = Number((await this.metaValue('data_version')) ?? 0);
@@ -152,8 +151,10 @@ export class DuckDBStore implements Store {
         holdings.observations += Number(count);
         const firstDate = timestampToDate(first as DuckDBTimestampValue);
         const lastDate = timestampToDate(last as DuckDBTimestampValue);
-        if (holdings.firstDate === null || firstDate < holdings.firstDate) holdings.firstDate = firstDate;
-        if (holdings.lastDate === null || lastDate > holdings.lastDate) holdings.lastDate = lastDate;
+        if (holdings.firstDate === null || firstDate < holdings.firstDate)
+          holdings.firstDate = firstDate;
+        if (holdings.lastDate === null || lastDate > holdings.lastDate)
+          holdings.lastDate = lastDate;
       }
       return catalog;
     } finally {
@@ -264,9 +265,12 @@ async function* readChunks(result: DuckDBResult, maxRows: number): AsyncIterable
   // Dates and times repeat on every row of a day: each is formatted once per result.
   const texts = new Map<bigint | number, string>();
   const toSqlValue = (value: DuckDBValue): SqlValue => {
-    if (value instanceof DuckDBDateValue) return remember(texts, value.days, () => value.toString());
+    if (value instanceof DuckDBDateValue)
+      return remember(texts, value.days, () => value.toString());
     if (value instanceof DuckDBTimestampValue) {
-      return remember(texts, value.micros, () => new Date(Number(value.micros / 1000n)).toISOString());
+      return remember(texts, value.micros, () =>
+        new Date(Number(value.micros / 1000n)).toISOString(),
+      );
     }
     return toPlainValue(value);
   };
@@ -275,7 +279,9 @@ async function* readChunks(result: DuckDBResult, maxRows: number): AsyncIterable
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) return;
     // Column vectors read item by item: several times faster than chunk.getRows() on wide results.
-    const columns = Array.from({ length: chunk.columnCount }, (_, index) => chunk.getColumnVector(index));
+    const columns = Array.from({ length: chunk.columnCount }, (_, index) =>
+      chunk.getColumnVector(index),
+    );
     const rows: SqlValue[][] = new Array(chunk.rowCount);
     for (let row = 0; row < chunk.rowCount; row++) {
       rows[row] = columns.map((column) => toSqlValue(column.getItem(row)));
@@ -285,7 +291,11 @@ async function* readChunks(result: DuckDBResult, maxRows: number): AsyncIterable
   }
 }
 
-function remember(texts: Map<bigint | number, string>, key: bigint | number, format: () => string): string {
+function remember(
+  texts: Map<bigint | number, string>,
+  key: bigint | number,
+  format: () => string,
+): string {
   let text = texts.get(key);
   if (text === undefined) {
     text = format();
@@ -295,7 +305,12 @@ function remember(texts: Map<bigint | number, string>, key: bigint | number, for
 }
 
 function toPlainValue(value: DuckDBValue): SqlValue {
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+  if (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'boolean'
+  ) {
     return value;
   }
   if (typeof value === 'bigint') {
