@@ -1,38 +1,34 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonText } from '../format/document-writers.js';
-import { CONTENT_TYPES, readOnlyEndpoint } from './respond.js';
+import { CONTENT_TYPES, readOnlyEndpoint, sendRepresentation } from './respond.js';
+
+const INDEX = {
+  name: 'fxrates',
+  description: 'Currency exchange rates from official publishers.',
+  openapi: '/v1/openapi.json',
+  endpoints: {
+    latest: '/v1/exchangerate/latest',
+    date: '/v1/exchangerate/{YYYY-MM-DD}',
+    range: '/v1/exchangerate/{start_date}/{end_date}',
+    all: '/v1/exchangerate/all',
+    currencies: '/v1/exchangerate/currencies',
+    sources: '/v1/exchangerate/sources',
+    query: '/v1/exchangerate/query?q={SQL}',
+  },
+};
 
 /** The OpenAPI document, generated from the route schemas, and a small index pointing to it. */
 export function metaRoutes(app: FastifyInstance, version: string): void {
-  readOnlyEndpoint(app, '/v1/openapi.json', { hide: true }, (_request, reply) =>
-    reply
-      .type(CONTENT_TYPES.json)
-      .header('cache-control', 'public, max-age=3600')
-      .send(jsonText(app.swagger(), true)),
+  // Both change only with the program, so the version names them.
+  const representation = { contentType: CONTENT_TYPES.json, settled: false };
+  readOnlyEndpoint(app, '/v1/openapi.json', { hide: true }, (request, reply) =>
+    sendRepresentation(request, reply, { ...representation, etagParts: ['openapi', version] }, () =>
+      jsonText(app.swagger(), true),
+    ),
   );
-  readOnlyEndpoint(app, '/', { hide: true }, (_request, reply) =>
-    reply
-      .type(CONTENT_TYPES.json)
-      .header('cache-control', 'public, max-age=3600')
-      .send(
-        jsonText(
-          {
-            name: 'fxrates',
-            version,
-            description: 'Currency exchange rates from official publishers.',
-            openapi: '/v1/openapi.json',
-            endpoints: {
-              latest: '/v1/exchangerate/latest',
-              date: '/v1/exchangerate/{YYYY-MM-DD}',
-              range: '/v1/exchangerate/{start_date}/{end_date}',
-              all: '/v1/exchangerate/all',
-              currencies: '/v1/exchangerate/currencies',
-              sources: '/v1/exchangerate/sources',
-              query: '/v1/exchangerate/query?q={SQL}',
-            },
-          },
-          true,
-        ),
-      ),
+  readOnlyEndpoint(app, '/', { hide: true }, (request, reply) =>
+    sendRepresentation(request, reply, { ...representation, etagParts: ['index', version] }, () =>
+      jsonText({ ...INDEX, version }, true),
+    ),
   );
 }
