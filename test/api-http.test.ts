@@ -113,7 +113,13 @@ describe('HTTP behaviour', () => {
       headers: { 'if-none-match': etag },
     });
     assert.equal(other.statusCode, 200);
-    for (const url of ['/v1/currencies', '/v1/sources', '/v1/exchangerate/query?q=SELECT%201', '/v1/openapi.json', '/']) {
+    for (const url of [
+      '/v1/currencies',
+      '/v1/sources',
+      '/v1/exchangerate/query?q=SELECT%201',
+      '/v1/openapi.json',
+      '/',
+    ]) {
       const response = await service.app.inject(url);
       assert.ok(response.headers.etag, url);
       const cached = await service.app.inject({
