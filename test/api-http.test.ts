@@ -62,6 +62,13 @@ describe('HTTP behaviour', () => {
     assert.equal(head.body, '');
     assert.equal(head.headers.etag, get.headers.etag);
     assert.equal(head.headers['content-type'], get.headers['content-type']);
+    const headAll = await service.app.inject({
+      method: 'HEAD',
+      url: '/v1/exchangerate/all?format=csv',
+    });
+    assert.equal(headAll.statusCode, 200);
+    assert.equal(headAll.body, '');
+    assert.equal(headAll.headers['content-type'], 'text/csv; charset=utf-8');
   });
 
   test('CORS: every answer allows any origin and exposes X-Error, X-Query and ETag; OPTIONS is a preflight', async () => {

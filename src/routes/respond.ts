@@ -99,5 +99,7 @@ export function sendRepresentation(
   reply.type(representation.contentType);
   const content = body();
   if (content instanceof Promise) return content.then((text) => reply.send(text));
-  return reply.send(typeof content === 'string' ? content : Readable.from(content));
+  if (typeof content === 'string') return reply.send(content);
+  // A streamed body is produced lazily: HEAD never starts it, so it runs no query.
+  return reply.send(Readable.from(request.method === 'HEAD' ? [] : content));
 }
