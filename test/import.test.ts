@@ -135,6 +135,25 @@ describe('fxrates import', () => {
     assert.match(result.stdout, /more\.csv: observations file, imported boe 1/);
   });
 
+  test('a database held by another process is reported clearly and left untouched', async () => {
+    const holder = await DuckDBStore.open({ path: db });
+    try {
+      const path = file(
+        'while-served.csv',
+        'source,symbol,observation_time,rate\nboe,JPY,2024-03-20T15:00:00Z,190\n',
+      );
+      const result = await runCli(['import', '--db', db, path]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /is open in another process \(a running fxrates serve\?\)/);
+    } finally {
+      await holder.close();
+    }
+    assert.equal(
+      (await count()).some((row) => row.symbol === 'JPY' && row.source === 'boe'),
+      false,
+    );
+  });
+
   test('usage errors exit with 2 and the usage text', async () => {
     const result = await runCli(['import']);
     assert.equal(result.code, 2);

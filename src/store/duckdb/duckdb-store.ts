@@ -64,7 +64,18 @@ export class DuckDBStore implements Store {
       lock_configuration: 'true',
     };
     if (options.threads) config.threads = String(options.threads);
-    const instance = await DuckDBInstance.create(options.path, config);
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(options.path, config);
+    } catch (error) {
+      if (/Could not set lock/i.test(firstLine(error))) {
+        throw new Error(
+          `database ${options.path} is open in another process (a running fxrates serve?): ` +
+            `one process at a time can use it. ${firstLine(error)}`,
+        );
+      }
+      throw error;
+    }
     const writer = await instance.connect();
     const store = new DuckDBStore(instance, writer);
     await store.migrate();
