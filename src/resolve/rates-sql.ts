@@ -22,7 +22,7 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
 export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const { base, symbols, sources } = query;
   const baseLiteral = stringLiteral(base);
-  const sourceKeys = sources.length > 0 ? stringList(sources.map((s) => s.key)) : 'NULL';
+  const sourceKeys = sourceKeyList(query);
   const wanted = symbols?.filter((symbol) => symbol !== base);
   const symbolFilter = (column: string): string =>
     wanted === undefined
@@ -123,8 +123,7 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
 /** Ranges: each pair stands for the days it covers, and keys meet their pairs in an equality join. */
 function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
-  const sourceKeys =
-    query.sources.length > 0 ? stringList(query.sources.map((s) => s.key)) : 'NULL';
+  const sourceKeys = sourceKeyList(query);
   return [
     `spans AS (
     SELECT source, symbol, day, rate, observation_time,
@@ -155,4 +154,9 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
     JOIN src ON src.key = s.source
   )`,
   ];
+}
+
+/** The requested source keys for an IN list; NULL matches nothing when none are left. */
+function sourceKeyList(query: RateQuery): string {
+  return query.sources.length > 0 ? stringList(query.sources.map((s) => s.key)) : 'NULL';
 }
