@@ -1,5 +1,5 @@
-import { DEFAULT_SOURCE_ORDER, findSource } from '../sources/registry.js';
-import { RawParams, readBoolean, readNameList } from './raw-params.js';
+import { DEFAULT_SOURCE_ORDER } from '../sources/registry.js';
+import { RawParams, readBoolean, readSources, readSymbols } from './raw-params.js';
 
 export interface CatalogParams {
   format: 'json' | 'csv';
@@ -24,15 +24,8 @@ export function parseCatalogParams(
       params.problems.push(`format 'xml' is not offered here: json is used`);
     else params.rejected('format', formatText, 'one of json, csv', 'json');
   }
-  const symbols =
-    readNameList(params, 'symbols', (s) => s.toUpperCase(), isKnownSymbol, 'symbol') ?? null;
-  const sources = readNameList(
-    params,
-    'sources',
-    (s) => s.toLowerCase(),
-    (key) => findSource(key) !== undefined,
-    'source',
-  ) ?? [...DEFAULT_SOURCE_ORDER];
+  const symbols = readSymbols(params, isKnownSymbol);
+  const sources = readSources(params, DEFAULT_SOURCE_ORDER);
   return {
     format,
     symbols,

@@ -1,15 +1,12 @@
-import {
-  ALL_ENDPOINT_SOURCE_ORDER,
-  DEFAULT_SOURCE_ORDER,
-  findSource,
-} from '../sources/registry.js';
+import { ALL_ENDPOINT_SOURCE_ORDER, DEFAULT_SOURCE_ORDER } from '../sources/registry.js';
 import { AGGREGATIONS, type Aggregation, type Selection } from '../resolve/rate-query.js';
 import {
   RawParams,
   clip,
   readBoolean,
   readEnum,
-  readNameList,
+  readSources,
+  readSymbols,
   readPositiveInteger,
 } from './raw-params.js';
 
@@ -71,16 +68,11 @@ export function parseRateParams(
     if (isKnownSymbol(baseText.toUpperCase())) base = baseText.toUpperCase();
     else params.problems.push(`unknown base '${clip(baseText)}': ${DEFAULT_BASE} is used`);
   }
-  const symbols =
-    readNameList(params, 'symbols', (s) => s.toUpperCase(), isKnownSymbol, 'symbol') ?? null;
-  const defaultSources = endpoint === 'all' ? ALL_ENDPOINT_SOURCE_ORDER : DEFAULT_SOURCE_ORDER;
-  const sources = readNameList(
+  const symbols = readSymbols(params, isKnownSymbol);
+  const sources = readSources(
     params,
-    'sources',
-    (s) => s.toLowerCase(),
-    (key) => findSource(key) !== undefined,
-    'source',
-  ) ?? [...defaultSources];
+    endpoint === 'all' ? ALL_ENDPOINT_SOURCE_ORDER : DEFAULT_SOURCE_ORDER,
+  );
   return {
     format,
     base,

@@ -1,3 +1,5 @@
+import { findSource } from '../sources/registry.js';
+
 /**
  * Reads a raw query string for one endpoint, keeping the first value of each parameter it
  * expects and describing everything else as a problem (CONTRACT §8): unknown names are ignored,
@@ -132,4 +134,24 @@ export function readNameList(
     else params.problems.push(`unknown ${what} '${clip(raw.trim())}' dropped from ${name}`);
   }
   return kept;
+}
+
+/** `symbols`: known symbols in upper case, or null for all (absent or `*`). */
+export function readSymbols(
+  params: RawParams,
+  isKnownSymbol: (symbol: string) => boolean,
+): string[] | null {
+  return readNameList(params, 'symbols', (s) => s.toUpperCase(), isKnownSymbol, 'symbol') ?? null;
+}
+
+/** `sources`: registered source keys in the order given, or `defaults` (absent or `*`). */
+export function readSources(params: RawParams, defaults: readonly string[]): string[] {
+  const keys = readNameList(
+    params,
+    'sources',
+    (s) => s.toLowerCase(),
+    (key) => findSource(key) !== undefined,
+    'source',
+  );
+  return keys ?? [...defaults];
 }
