@@ -95,6 +95,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const message =
       status >= 500 && !(error instanceof HttpProblem) ? 'internal error' : error.message;
     const format = requestedFormat(request);
+    // Caching headers may already be set for the answer that failed; an error has none.
+    reply.removeHeader('etag');
     reply
       .code(status)
       .headers(error instanceof HttpProblem ? error.headers : {})

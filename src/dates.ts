@@ -94,8 +94,3 @@ export function zonedTimeToUtc(date: string, time: string, timeZone: string): Da
   instant = wallClockAsUtc - timeZoneOffsetMs(instant, timeZone);
   return new Date(instant);
 }
-
-/** `YYYY-MM-DDTHH:mm:ss.sssZ`, the one timestamp form of every response. */
-export function formatInstant(instant: Date): string {
-  return instant.toISOString();
-}

@@ -95,6 +95,19 @@ describe('query endpoint sandbox', () => {
     });
   }
 
+  test('a refused statement carries no ETag; a held answer is revalidated with 304', async () => {
+    const refusedAnswer = await service.app.inject(query('DELETE FROM observations'));
+    assert.equal(refusedAnswer.statusCode, 400);
+    assert.equal(refusedAnswer.headers.etag, undefined);
+    const url = query('SELECT count(*) AS n FROM range(3)');
+    const first = await service.app.inject(url);
+    const revalidated = await service.app.inject({
+      url,
+      headers: { 'if-none-match': first.headers.etag as string },
+    });
+    assert.equal(revalidated.statusCode, 304);
+  });
+
   test('a missing q is a 400', async () => {
     const { status, body } = await getJson(service.app, '/v1/exchangerate/query');
     assert.equal(status, 400);

@@ -41,5 +41,3 @@ export interface RateRow {
   rate: number;
   observation_time: string;
 }
-
-export const RATE_COLUMNS = ['date', 'symbol', 'source', 'rate', 'observation_time'] as const;

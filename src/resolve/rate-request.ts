@@ -17,7 +17,6 @@ export type RatePath =
 
 export interface RatePlan {
   params: RateParams;
-  query: RateQuery;
   sql: string;
   head: RateHead;
   writer: RateWriterOptions;
@@ -85,7 +84,6 @@ export function planRateRequest(
   };
   return {
     params,
-    query,
     sql,
     head,
     writer: {

@@ -30,20 +30,25 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       const prettyPrint = readBoolean(params, 'pretty_print', true);
       const sql = params.get('q');
       if (sql === undefined) throw badRequest('parameter q (the SQL query) is required');
-      const result = await slots.run(async () => {
-        try {
-          return await context.store.runSandboxed(sql, { timeoutMs, maxRows });
-        } catch (error) {
-          if (error instanceof SandboxTimeout) throw unavailable(error.message);
-          if (error instanceof SandboxRejection) throw badRequest(error.message);
-          throw error;
+      // The answer depends only on the data version, the day and the URL: a client holding it
+      // gets its 304 without the statement running again.
+      const run = async (): Promise<string> => {
+        const result = await slots.run(async () => {
+          try {
+            return await context.store.runSandboxed(sql, { timeoutMs, maxRows });
+          } catch (error) {
+            if (error instanceof SandboxTimeout) throw unavailable(error.message);
+            if (error instanceof SandboxRejection) throw badRequest(error.message);
+            throw error;
+          }
+        });
+        const problems = [...params.problems];
+        if (result.truncated) {
+          problems.push(`the result was cut to its first ${maxRows} rows`);
+          reply.header('x-error', problems.join('; '));
         }
-      });
-      const problems = [...params.problems];
-      if (result.truncated) problems.push(`the result was cut to its first ${maxRows} rows`);
-      const document = {
-        ...result,
-        ...(problems.length > 0 ? { error: problems.join('; ') } : {}),
+        const error = problems.length > 0 ? { error: problems.join('; ') } : {};
+        return queryResultText(format, { ...result, ...error }, prettyPrint);
       };
       return sendRepresentation(
         request,
@@ -52,9 +57,9 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
           contentType: CONTENT_TYPES[format],
           etagParts: [await context.store.dataVersion(), context.today(), request.url],
           settled: false,
-          problems,
+          problems: params.problems,
         },
-        () => queryResultText(format, document, prettyPrint),
+        run,
       );
     },
   );
