@@ -15,6 +15,7 @@ import type { ServiceContext } from './routes/context.js';
 import { metaRoutes } from './routes/meta.js';
 import { queryRoutes } from './routes/query.js';
 import { rateRoutes } from './routes/rates.js';
+import { statusRoutes } from './routes/status.js';
 import { CONTENT_TYPES, queryStringOf } from './routes/respond.js';
 import type { Store } from './store/store.js';
 import { MAX_SQL_LENGTH } from './store/sql-guard.js';
@@ -29,6 +30,10 @@ export interface AppOptions {
   queryTimeoutMs?: number;
   queryMaxRows?: number;
   queryMaxConcurrent?: number;
+  /** Environment of ingestion (API keys), for the status endpoint; defaults to process.env. */
+  ingestEnv?: Readonly<Record<string, string | undefined>>;
+  /** False when the service runs with --no-ingest: the status endpoint says so. */
+  ingesting?: boolean;
 }
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
@@ -44,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxRows: options.queryMaxRows ?? DEFAULT_QUERY_MAX_ROWS,
       maxConcurrent: options.queryMaxConcurrent ?? 2,
     },
+    ingest: { env: options.ingestEnv ?? process.env, enabled: options.ingesting ?? false },
   };
   const app = Fastify({
     logger: options.logger ?? false,
@@ -117,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   rateRoutes(app, context);
   catalogRoutes(app, context);
   queryRoutes(app, context);
+  statusRoutes(app, context);
   metaRoutes(app, VERSION);
   return app;
 }

@@ -1,4 +1,6 @@
-import { UsageError, importConfig, serveConfig } from './config.js';
+import { UsageError, importConfig, ingestConfig, serveConfig } from './config.js';
+import { findSource } from './sources/registry.js';
+import { INGESTIBLE_SOURCES, ingestSource } from './ingest/ingest-source.js';
 import { ImportError, importFile } from './import/import-file.js';
 import { serve } from './server.js';
 import { DuckDBStore } from './store/duckdb/duckdb-store.js';
@@ -10,6 +12,10 @@ Usage:
   fxrates serve [--db PATH] [--port N] [--host H] [--no-ingest]
       Serve the HTTP API (env FXRATES_DB, PORT, HOST; defaults ./data/fxrates.duckdb,
       8080, 127.0.0.1). The database file is created and migrated on first start.
+  fxrates ingest [SOURCE...] [--from DATE] [--to DATE] [--db PATH]
+      Fetch from the publishers once and exit: all sources, or those named. Without --from a
+      source continues from its last stored observation (the first run backfills its history).
+      Origins can be overridden per source: FXRATES_ORIGIN_<KEY>=http://host:port.
   fxrates import [--db PATH] FILE...
       Import observations CSV files (source,symbol,observation_time,rate) or the ECB's
       eurofxref-hist.csv, each file in one transaction.
@@ -29,6 +35,8 @@ export async function main(
         return 0;
       case 'import':
         return await runImport(rest, env);
+      case 'ingest':
+        return await runIngest(rest, env);
       case '--version':
       case '-v':
         process.stdout.write(`${VERSION}\n`);
@@ -81,6 +89,48 @@ async function runImport(
         process.stderr.write(`fxrates: ${message}\n`);
       }
     }
+  } finally {
+    await store.close();
+  }
+  return failures > 0 ? 1 : 0;
+}
+
+async function runIngest(
+  args: string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  const config = ingestConfig(args, env);
+  const sources =
+    config.sources.length > 0 ? config.sources.map((key) => findSource(key)!) : INGESTIBLE_SOURCES;
+  const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
+  let failures = 0;
+  try {
+    // Sources are independent: they run side by side, each at its own pace.
+    await Promise.all(
+      sources.map(async (source) => {
+        const started = Date.now();
+        const report = await ingestSource(store, source, {
+          from: config.from,
+          to: config.to,
+          env,
+          http: config.http,
+        });
+        const window = report.window ? ` ${report.window.from}..${report.window.to}` : '';
+        const dropped =
+          report.dropped > 0
+            ? `, ${report.dropped} dropped (${report.dropReasons.slice(0, 2).join('; ')})`
+            : '';
+        const summary = `${source.key}${window}: ${report.requests} requests, ${report.stored} observations new or changed${dropped} (${Date.now() - started} ms)`;
+        if (report.idle) {
+          process.stdout.write(`${source.key}: ${report.idle}\n`);
+        } else if (report.error) {
+          failures++;
+          process.stderr.write(`fxrates: ${summary}; failed: ${report.error}\n`);
+        } else {
+          process.stdout.write(`${summary}\n`);
+        }
+      }),
+    );
   } finally {
     await store.close();
   }

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_QUERY_MAX_ROWS, DEFAULT_QUERY_TIMEOUT_MS } from './app.js';
+import { isCalendarDate } from './dates.js';
+import type { HttpPolicy } from './sources/http-client.js';
+import { findSource } from './sources/registry.js';
 import { DEFAULT_MEMORY_LIMIT } from './store/duckdb/duckdb-store.js';
 
 /** A command-line or environment mistake: printed with the usage, exit code 2. */
@@ -13,6 +16,17 @@ export interface ServeConfig {
   memoryLimit: string;
   queryTimeoutMs: number;
   queryMaxRows: number;
+  http: Partial<HttpPolicy>;
+}
+
+export interface IngestConfig {
+  db: string;
+  memoryLimit: string;
+  /** Source keys to ingest, all registered sources when none were named. */
+  sources: string[];
+  from?: string;
+  to?: string;
+  http: Partial<HttpPolicy>;
 }
 
 export interface ImportConfig {
@@ -54,7 +68,57 @@ export function serveConfig(args: string[], env: Env): ServeConfig {
       1,
       10_000_000,
     ),
+    http: httpPolicy(env),
   };
+}
+
+/** `fxrates ingest` settings. */
+export function ingestConfig(args: string[], env: Env): IngestConfig {
+  const { values, positionals } = parse(args, {
+    db: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+  });
+  const sources = positionals.map((key) => {
+    const source = findSource(key);
+    if (!source) throw new UsageError(`unknown source '${key}'`);
+    return source.key;
+  });
+  for (const [name, value] of [
+    ['--from', values.from],
+    ['--to', values.to],
+  ] as const) {
+    if (value !== undefined && !isCalendarDate(value)) {
+      throw new UsageError(`${name} '${value}' is not a date (YYYY-MM-DD)`);
+    }
+  }
+  if (values.from && values.to && values.from > values.to) {
+    throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
+  }
+  return {
+    db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB),
+    memoryLimit: memoryLimit(env),
+    sources: [...new Set(sources)],
+    from: values.from,
+    to: values.to,
+    http: httpPolicy(env),
+  };
+}
+
+/** Request limits for ingestion, from the environment; unset ones keep their defaults. */
+function httpPolicy(env: Env): Partial<HttpPolicy> {
+  const policy: Partial<HttpPolicy> = {};
+  const read = (name: string, min: number, max: number): number | undefined =>
+    env[name] === undefined || env[name]!.trim() === ''
+      ? undefined
+      : integerSetting(name, env[name], 0, min, max);
+  const timeoutMs = read('FXRATES_HTTP_TIMEOUT_MS', 1, 3_600_000);
+  const retries = read('FXRATES_HTTP_RETRIES', 0, 20);
+  const politenessMs = read('FXRATES_POLITENESS_MS', 0, 600_000);
+  if (timeoutMs !== undefined) policy.timeoutMs = timeoutMs;
+  if (retries !== undefined) policy.retries = retries;
+  if (politenessMs !== undefined) policy.politenessMs = politenessMs;
+  return policy;
 }
 
 /** `fxrates import` settings. */

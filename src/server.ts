@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import type { ServeConfig } from './config.js';
+import { IngestScheduler } from './ingest/scheduler.js';
 import { DuckDBStore } from './store/duckdb/duckdb-store.js';
 
 /**
@@ -13,7 +14,16 @@ export async function serve(config: ServeConfig): Promise<void> {
     logger: { level: process.env.LOG_LEVEL ?? 'info' },
     queryTimeoutMs: config.queryTimeoutMs,
     queryMaxRows: config.queryMaxRows,
+    ingestEnv: process.env,
+    ingesting: config.ingest,
   });
+  const scheduler = config.ingest
+    ? new IngestScheduler(store, {
+        env: process.env,
+        http: config.http,
+        logger: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
+      })
+    : undefined;
   let closing: Promise<void> | undefined;
   const shutdown = (signal: string): void => {
     closing ??= (async () => {
@@ -21,7 +31,7 @@ export async function serve(config: ServeConfig): Promise<void> {
       // A keep-alive connection whose response finishes after this point would otherwise hold
       // the close until its keep-alive timeout: close each one as soon as it is idle.
       const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-      await app.close();
+      await Promise.all([app.close(), scheduler?.stop()]);
       clearInterval(closeIdle);
       await store.close();
       app.log.info('database closed; bye');
@@ -39,6 +49,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw error;
   }
   app.log.info(
-    `database ${config.db}${config.ingest ? '' : '; serving stored data only (--no-ingest)'}`,
+    `database ${config.db}${config.ingest ? '; ingesting from the publishers' : '; serving stored data only (--no-ingest)'}`,
   );
+  scheduler?.start();
 }

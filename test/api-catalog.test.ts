@@ -36,7 +36,9 @@ describe('currencies and sources', () => {
     const defaults = await getJson(service.app, '/v1/currencies');
     // Sources with no data yet still provide their relative currency.
     assert.deepEqual(defaults.body.symbols.NGN, { sources: ['cbn'] });
-    assert.deepEqual(defaults.body.symbols.USD, { sources: ['imf', 'ecb', 'float_rates'] });
+    assert.deepEqual(defaults.body.symbols.USD, {
+      sources: ['imf', 'ecb', 'float_rates', 'fred'],
+    });
   });
 
   test('sources: fields of each source in requested order; symbols filter, empty sources omitted', async () => {
@@ -69,10 +71,14 @@ describe('currencies and sources', () => {
       'bcb',
       'cbn',
       'float_rates',
+      'boc',
+      'nbp',
+      'cnb',
+      'fred',
     ]);
     assert.deepEqual(
       Object.values(all.body.currencies).map((s: any) => s.default_precedence),
-      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
     );
     assert.deepEqual(all.body.currencies.cbr.is_dst, false);
   });

@@ -135,13 +135,13 @@ describe('HTTP behaviour', () => {
       });
       assert.equal(cached.statusCode, 304, url);
     }
-    await service.store.writeObservations([observation('ecb', 'JPY', '2024-03-10T15:00:00Z', 170)]);
+    await service.store.writeObservations([observation('ecb', 'JPY', '2024-03-10T15:00:00Z', 171)]);
     const changed = await service.app.inject({
       url: '/v1/exchangerate/2024-03-10?symbols=JPY',
       headers: { 'if-none-match': etag },
     });
     assert.equal(changed.statusCode, 200);
-    assert.equal(JSON.parse(changed.body).rates.JPY.rate, 170 / 1.09);
+    assert.equal(JSON.parse(changed.body).rates.JPY.rate, 171 / 1.09);
   });
 
   test('Cache-Control: a day when every date is more than 2 days old, a minute otherwise', async () => {

@@ -114,7 +114,7 @@ describe('dates and time zones', () => {
 });
 
 describe('source registry', () => {
-  test('the twelve sources of CONTRACT §2, numbered in default order', () => {
+  test('the twelve sources of CONTRACT §2 numbered in default order, then the extra sources', () => {
     assert.deepEqual(
       SOURCES.map((s) => [s.key, s.relativeCurrency, s.isDst]),
       [
@@ -130,11 +130,15 @@ describe('source registry', () => {
         ['bcb', 'BRL', false],
         ['cbn', 'NGN', false],
         ['float_rates', 'USD', false],
+        ['boc', 'CAD', true],
+        ['nbp', 'PLN', true],
+        ['cnb', 'CZK', true],
+        ['fred', 'USD', true],
       ],
     );
     assert.deepEqual(
       SOURCES.map((s) => defaultPrecedence(s.key)),
-      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
     );
     assert.deepEqual(DEFAULT_SOURCE_ORDER, [
       'imf',
@@ -149,6 +153,10 @@ describe('source registry', () => {
       'bcb',
       'cbn',
       'float_rates',
+      'boc',
+      'nbp',
+      'cnb',
+      'fred',
     ]);
     // SPEC.md's `rab` is rba; bac and gaf have no known publisher yet.
     assert.deepEqual(ALL_ENDPOINT_SOURCE_ORDER, [
@@ -164,6 +172,10 @@ describe('source registry', () => {
       'boe',
       'bcb',
       'float_rates',
+      'boc',
+      'nbp',
+      'cnb',
+      'fred',
     ]);
   });
 

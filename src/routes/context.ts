@@ -11,4 +11,9 @@ export interface ServiceContext {
     /** Untrusted queries run at once at most; more wait their turn. */
     maxConcurrent: number;
   };
+  ingest: {
+    env: Readonly<Record<string, string | undefined>>;
+    /** Whether this process runs the ingestion schedule. */
+    enabled: boolean;
+  };
 }

@@ -14,6 +14,7 @@ const INDEX = {
     currencies: '/v1/exchangerate/currencies',
     sources: '/v1/exchangerate/sources',
     query: '/v1/exchangerate/query?q={SQL}',
+    status: '/v1/exchangerate/status',
   },
 };
 

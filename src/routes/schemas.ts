@@ -65,6 +65,11 @@ export const catalogQuerySchema = Type.Object({
   pretty_print: text('Indent json output.', { enum: ['true', 'false'], default: 'true' }),
 });
 
+export const statusQuerySchema = Type.Object({
+  format: text('Output format.', { enum: ['json', 'csv'], default: 'json' }),
+  pretty_print: text('Indent json output.', { enum: ['true', 'false'], default: 'true' }),
+});
+
 export const queryEndpointSchema = Type.Object({
   q: Type.String({
     description:

@@ -17,7 +17,17 @@ export interface SourceEntry {
   fixingTime: string;
   /** True when the publisher's time zone observes daylight-saving time (CONTRACT §1). */
   isDst: boolean;
+  /** First date the publisher's data can be fetched from; a first ingest backfills from here. */
+  historyStart: string;
+  /**
+   * When new figures usually appear, as UTC HH:MM; ingestion polls every half hour across this
+   * window (publishers are often late) on the listed days.
+   */
+  publishWindowUtc: { from: string; to: string; weekdaysOnly: boolean };
 }
+
+const weekdays = (from: string, to: string) => ({ from, to, weekdaysOnly: true });
+const everyDay = (from: string, to: string) => ({ from, to, weekdaysOnly: false });
 
 export const SOURCES: readonly SourceEntry[] = [
   {
@@ -28,6 +38,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'America/New_York',
     fixingTime: '12:00',
     isDst: true,
+    historyStart: '2003-04-01',
+    publishWindowUtc: weekdays('18:00', '20:30'),
   },
   {
     key: 'ecb',
@@ -37,6 +49,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Europe/Berlin',
     fixingTime: '16:00',
     isDst: true,
+    historyStart: '1999-01-04',
+    publishWindowUtc: weekdays('14:00', '16:30'),
   },
   {
     key: 'boe',
@@ -46,6 +60,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Europe/London',
     fixingTime: '16:00',
     isDst: true,
+    historyStart: '1975-01-02',
+    publishWindowUtc: weekdays('16:00', '18:30'),
   },
   {
     key: 'rba',
@@ -55,6 +71,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Australia/Sydney',
     fixingTime: '16:00',
     isDst: true,
+    historyStart: '2023-01-03',
+    publishWindowUtc: weekdays('05:00', '07:30'),
   },
   {
     key: 'snb',
@@ -64,6 +82,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Europe/Zurich',
     fixingTime: '11:00',
     isDst: true,
+    historyStart: '2000-01-01',
+    publishWindowUtc: everyDay('08:00', '11:00'),
   },
   {
     key: 'bnro',
@@ -73,6 +93,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Europe/Bucharest',
     fixingTime: '13:00',
     isDst: true,
+    historyStart: '2005-01-03',
+    publishWindowUtc: weekdays('11:00', '13:30'),
   },
   {
     key: 'boi',
@@ -82,6 +104,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Asia/Jerusalem',
     fixingTime: '15:30',
     isDst: true,
+    historyStart: '1990-01-01',
+    publishWindowUtc: weekdays('12:00', '14:30'),
   },
   {
     key: 'nbu',
@@ -91,6 +115,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Europe/Kyiv',
     fixingTime: '15:30',
     isDst: true,
+    historyStart: '1996-01-06',
+    publishWindowUtc: everyDay('10:00', '12:30'),
   },
   {
     key: 'cbr',
@@ -100,6 +126,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Europe/Moscow',
     fixingTime: '15:30',
     isDst: false,
+    historyStart: '1992-07-01',
+    publishWindowUtc: weekdays('09:00', '11:30'),
   },
   {
     key: 'bcb',
@@ -109,6 +137,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'America/Sao_Paulo',
     fixingTime: '13:00',
     isDst: false,
+    historyStart: '1984-11-28',
+    publishWindowUtc: weekdays('16:00', '18:30'),
   },
   {
     key: 'cbn',
@@ -118,6 +148,8 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'Africa/Lagos',
     fixingTime: '00:00',
     isDst: false,
+    historyStart: '2001-12-10',
+    publishWindowUtc: weekdays('15:00', '17:30'),
   },
   {
     key: 'float_rates',
@@ -127,6 +159,53 @@ export const SOURCES: readonly SourceEntry[] = [
     timeZone: 'UTC',
     fixingTime: '00:00',
     isDst: false,
+    historyStart: '2000-01-01',
+    publishWindowUtc: everyDay('00:00', '23:30'),
+  },
+  // Beyond the contract's list: numbered after it (CONTRACT §2).
+  {
+    key: 'boc',
+    name: 'Bank of Canada, daily exchange rates',
+    relativeCurrency: 'CAD',
+    url: 'https://www.bankofcanada.ca/rates/exchange/daily-exchange-rates/',
+    timeZone: 'America/Toronto',
+    fixingTime: '16:30',
+    isDst: true,
+    historyStart: '2017-01-03',
+    publishWindowUtc: weekdays('20:30', '23:00'),
+  },
+  {
+    key: 'nbp',
+    name: 'Narodowy Bank Polski, average rates (tables A and B)',
+    relativeCurrency: 'PLN',
+    url: 'https://nbp.pl/en/statistic-and-financial-reporting/rates/',
+    timeZone: 'Europe/Warsaw',
+    fixingTime: '12:00',
+    isDst: true,
+    historyStart: '2002-01-02',
+    publishWindowUtc: weekdays('10:30', '13:00'),
+  },
+  {
+    key: 'cnb',
+    name: 'Czech National Bank, exchange rate fixing',
+    relativeCurrency: 'CZK',
+    url: 'https://www.cnb.cz/en/financial-markets/foreign-exchange-market/central-bank-exchange-rate-fixing/',
+    timeZone: 'Europe/Prague',
+    fixingTime: '14:30',
+    isDst: true,
+    historyStart: '1991-01-01',
+    publishWindowUtc: weekdays('12:30', '15:00'),
+  },
+  {
+    key: 'fred',
+    name: 'Federal Reserve H.10 noon buying rates, via FRED',
+    relativeCurrency: 'USD',
+    url: 'https://fred.stlouisfed.org/release?rid=17',
+    timeZone: 'America/New_York',
+    fixingTime: '12:00',
+    isDst: true,
+    historyStart: '1971-01-04',
+    publishWindowUtc: weekdays('20:00', '23:30'),
   },
 ];
 

@@ -40,6 +40,24 @@ export class SandboxRejection extends Error {}
 /** Raised by `runSandboxed` when the time limit interrupts a statement. */
 export class SandboxTimeout extends Error {}
 
+/** How ingestion of one source last went (the status endpoint shows it). */
+export interface IngestState {
+  source: string;
+  lastAttempt: Date | null;
+  lastSuccess: Date | null;
+  /** Why the last attempt failed, or null when it succeeded. */
+  lastError: string | null;
+  /**
+   * Every request up to this date succeeded in one run with no gap before it; incremental runs
+   * start from here at the latest.
+   */
+  completeThrough: string | null;
+  /** Observations the last attempt added or changed. */
+  lastRunStored: number;
+  /** Values and codes the last attempt refused (not positive numbers, not currencies). */
+  lastRunDropped: number;
+}
+
 /**
  * Everything the service needs from a database. Routes and the query builder use only this,
  * so that another engine is one more implementation of this interface.
@@ -61,7 +79,11 @@ export interface Store {
   /**
    * Stores a batch in one transaction: all of it or, on any error, none of it. Rows with the
    * same source, symbol and observation time replace the stored ones (later rows of the batch win).
+   * Returns how many rows were new or changed; when none were, the data version stays.
    */
-  writeObservations(observations: readonly Observation[]): Promise<void>;
+  writeObservations(observations: readonly Observation[]): Promise<number>;
+  /** Ingestion state of every source that has been attempted. */
+  ingestStates(): Promise<Map<string, IngestState>>;
+  saveIngestState(state: IngestState): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { SOURCES } from '../../src/sources/registry.js';
 import { SandboxRejection, type Store } from '../../src/store/store.js';
 import { observation } from './harness.js';
 
@@ -38,7 +39,8 @@ export function storeContract(
         lastDate: null,
         observations: 0,
       });
-      assert.equal(catalog.size, 12);
+      assert.equal(catalog.size, SOURCES.length);
+      assert.deepEqual(await store.ingestStates(), new Map());
     });
 
     test('writes are idempotent, later rows win, and timestamps keep milliseconds', async () => {
@@ -48,8 +50,12 @@ export function storeContract(
         observation('ecb', 'USD', '2024-03-19T15:00:00.123Z', 1.0864),
         observation('imf', 'EUR', '2024-03-18T16:00:00Z', 0.92),
       ];
-      await store.writeObservations(batch);
-      await store.writeObservations(batch);
+      assert.equal(await store.writeObservations(batch), 2);
+      const versionAfter = await store.dataVersion();
+      assert.ok(versionAfter > versionBefore);
+      // The same rows again change nothing, not even the data version (and so no ETag).
+      assert.equal(await store.writeObservations(batch), 0);
+      assert.equal(await store.dataVersion(), versionAfter);
       assert.deepEqual(await rows(), [
         ['ecb', 'USD', '2024-03-19T15:00:00.123Z', 1.0864],
         ['imf', 'EUR', '2024-03-18T16:00:00.000Z', 0.92],
@@ -63,6 +69,32 @@ export function storeContract(
         observations: 1,
       });
       assert.deepEqual(catalog.get('imf')?.symbols, ['EUR']);
+    });
+
+    test('ingest states are stored per source and replaced whole', async () => {
+      const state = {
+        source: 'ecb',
+        lastAttempt: new Date('2026-03-18T15:10:00.250Z'),
+        lastSuccess: null,
+        lastError: 'http://example.test/x: HTTP 500 Internal Server Error',
+        completeThrough: '2026-03-17',
+        lastRunStored: 0,
+        lastRunDropped: 3,
+      };
+      await store.saveIngestState(state);
+      assert.deepEqual((await store.ingestStates()).get('ecb'), state);
+      const recovered = {
+        ...state,
+        lastSuccess: new Date('2026-03-18T15:40:00Z'),
+        lastError: null,
+        completeThrough: '2026-03-18',
+        lastRunStored: 29,
+        lastRunDropped: 0,
+      };
+      await store.saveIngestState(recovered);
+      const states = await store.ingestStates();
+      assert.deepEqual([...states.keys()], ['ecb']);
+      assert.deepEqual(states.get('ecb'), recovered);
     });
 
     test('a batch with one bad row stores nothing of the batch', async () => {

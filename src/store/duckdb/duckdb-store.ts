@@ -17,6 +17,7 @@ import {
   SandboxRejection,
   SandboxTimeout,
   type Catalog,
+  type IngestState,
   type Observation,
   type QueryResultSet,
   type SandboxLimits,
@@ -225,14 +226,19 @@ export class DuckDBStore implements Store {
     }
   }
 
-  writeObservations(observations: readonly Observation[]): Promise<void> {
-    const write = this.writeQueue.then(() => this.appendAndMerge(observations));
+  writeObservations(observations: readonly Observation[]): Promise<number> {
+    return this.serialized(() => this.appendAndMerge(observations));
+  }
+
+  /** Writes run one at a time on the one writer connection. */
+  private serialized<T>(work: () => Promise<T>): Promise<T> {
+    const write = this.writeQueue.then(work);
     this.writeQueue = write.catch(() => undefined);
     return write;
   }
 
-  private async appendAndMerge(observations: readonly Observation[]): Promise<void> {
-    if (observations.length === 0) return;
+  private async appendAndMerge(observations: readonly Observation[]): Promise<number> {
+    if (observations.length === 0) return 0;
     await this.writer.run(
       `CREATE OR REPLACE TEMP TABLE staging (seq BIGINT, source VARCHAR, symbol VARCHAR,
          observation_time TIMESTAMP, rate DOUBLE)`,
@@ -250,19 +256,74 @@ export class DuckDBStore implements Store {
     });
     appender.closeSync();
     try {
-      await this.inTransaction(async () => {
-        // Later rows of the batch win over earlier ones for the same key, like later batches do.
+      return await this.inTransaction(async () => {
+        // Later rows of the batch win over earlier ones for the same key, like later batches do;
+        // rows equal to what is stored are left alone, so re-ingesting changes nothing.
         await this.writer.run(
-          `INSERT OR REPLACE INTO observations
-           SELECT source, symbol, observation_time, rate FROM temp.staging
-           QUALIFY row_number() OVER (PARTITION BY source, symbol, observation_time ORDER BY seq DESC) = 1`,
+          `CREATE OR REPLACE TEMP TABLE changed AS
+           SELECT s.source, s.symbol, s.observation_time, s.rate
+           FROM (SELECT * FROM temp.staging
+                 QUALIFY row_number() OVER (PARTITION BY source, symbol, observation_time ORDER BY seq DESC) = 1) s
+           LEFT JOIN observations o USING (source, symbol, observation_time)
+           WHERE o.rate IS DISTINCT FROM s.rate`,
         );
-        await this.setMeta('data_version', this.version + 1);
+        const changed = await this.writer.runAndReadAll('SELECT count(*) FROM temp.changed');
+        const count = Number(changed.getRows()[0]![0]);
+        if (count > 0) {
+          await this.writer.run('INSERT OR REPLACE INTO observations SELECT * FROM temp.changed');
+          await this.setMeta('data_version', this.version + 1);
+        }
+        return count;
+      }).then((count) => {
+        if (count > 0) this.version += 1;
+        return count;
       });
-      this.version += 1;
     } finally {
       await this.writer.run('DROP TABLE IF EXISTS temp.staging');
+      await this.writer.run('DROP TABLE IF EXISTS temp.changed');
     }
+  }
+
+  async ingestStates(): Promise<Map<string, IngestState>> {
+    const connection = await this.instance.connect();
+    try {
+      const reader = await connection.runAndReadAll(
+        `SELECT source, last_attempt, last_success, last_error, complete_through,
+           last_run_stored, last_run_dropped FROM ingest_status`,
+      );
+      const states = new Map<string, IngestState>();
+      for (const [source, attempt, success, error, through, stored, dropped] of reader.getRows()) {
+        states.set(source as string, {
+          source: source as string,
+          lastAttempt: timestampToInstant(attempt as DuckDBTimestampValue | null),
+          lastSuccess: timestampToInstant(success as DuckDBTimestampValue | null),
+          lastError: (error as string | null) ?? null,
+          completeThrough: through === null ? null : String(through),
+          lastRunStored: Number(stored),
+          lastRunDropped: Number(dropped),
+        });
+      }
+      return states;
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  saveIngestState(state: IngestState): Promise<void> {
+    return this.serialized(async () => {
+      await this.writer.run(
+        `INSERT OR REPLACE INTO ingest_status VALUES ($1, $2::TIMESTAMP, $3::TIMESTAMP, $4, $5::DATE, $6, $7)`,
+        [
+          state.source,
+          state.lastAttempt?.toISOString().replace('Z', '') ?? null,
+          state.lastSuccess?.toISOString().replace('Z', '') ?? null,
+          state.lastError,
+          state.completeThrough,
+          BigInt(state.lastRunStored),
+          BigInt(state.lastRunDropped),
+        ],
+      );
+    });
   }
 
   async close(): Promise<void> {
@@ -270,6 +331,10 @@ export class DuckDBStore implements Store {
     this.writer.closeSync();
     this.instance.closeSync();
   }
+}
+
+function timestampToInstant(value: DuckDBTimestampValue | null): Date | null {
+  return value === null ? null : new Date(Number(value.micros / 1000n));
 }
 
 async function* readChunks(result: DuckDBResult, maxRows: number): AsyncIterable<SqlValue[][]> {

@@ -18,4 +18,13 @@ export const MIGRATIONS: readonly string[] = [
     rate DOUBLE NOT NULL CHECK (rate > 0 AND isfinite(rate)),
     PRIMARY KEY (source, symbol, observation_time)
   );`,
+  `CREATE TABLE ingest_status (
+    source VARCHAR PRIMARY KEY,
+    last_attempt TIMESTAMP,
+    last_success TIMESTAMP,
+    last_error VARCHAR,
+    complete_through DATE,
+    last_run_stored BIGINT NOT NULL DEFAULT 0,
+    last_run_dropped BIGINT NOT NULL DEFAULT 0
+  );`,
 ];

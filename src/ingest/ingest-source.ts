@@ -1,0 +1,154 @@
+import { utcDateOf } from '../dates.js';
+import type { FetchWindow, SourceAdapter } from '../sources/adapter.js';
+import { ADAPTERS } from '../sources/adapters.js';
+import type { HttpPolicy } from '../sources/http-client.js';
+import { DEFAULT_HTTP_POLICY, SourceHttp } from '../sources/http-client.js';
+import type { SourceEntry } from '../sources/registry.js';
+import { SOURCES } from '../sources/registry.js';
+import type { IngestState, Store } from '../store/store.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface IngestOptions {
+  /** Explicit dates to request; without them the run continues from what is stored. */
+  from?: string;
+  to?: string;
+  env: Env;
+  http?: Partial<HttpPolicy>;
+  now?: () => Date;
+  /** Cancels requests in flight (the service is shutting down). */
+  signal?: AbortSignal;
+}
+
+export interface IngestReport {
+  source: string;
+  window: FetchWindow | null;
+  requests: number;
+  /** Observations added or changed. */
+  stored: number;
+  dropped: number;
+  dropReasons: string[];
+  /** Set when the run failed; batches stored before the failure stay stored. */
+  error: string | null;
+  /** Set when the source cannot run here (FRED without an API key). */
+  idle: string | null;
+}
+
+/** `FXRATES_ORIGIN_<KEY>`: scheme, host and port that replace the publisher's in every request. */
+export function originOverride(source: SourceEntry, env: Env): string | undefined {
+  const value = env[`FXRATES_ORIGIN_${source.key.toUpperCase()}`];
+  if (!value) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`FXRATES_ORIGIN_${source.key.toUpperCase()}='${value}' is not a URL`);
+  }
+  return url.origin;
+}
+
+/** Every registered source's adapter, in default precedence order. */
+export function adapterOf(source: SourceEntry): SourceAdapter {
+  const adapter = ADAPTERS.get(source.key);
+  if (!adapter) throw new Error(`no adapter for source ${source.key}`);
+  return adapter;
+}
+
+export const INGESTIBLE_SOURCES: readonly SourceEntry[] = SOURCES.filter((source) =>
+  ADAPTERS.has(source.key),
+);
+
+/**
+ * The dates a run requests. Explicit dates win; otherwise a source that never completed a run
+ * backfills its whole history, and later runs start at its last stored observation (or earlier,
+ * where a failed run left a gap), to today.
+ */
+export function plannedWindow(
+  source: SourceEntry,
+  state: IngestState | undefined,
+  lastStoredDate: string | null,
+  options: { from?: string; to?: string; today: string },
+): { window: FetchWindow; continuous: boolean } {
+  const resumeFrom =
+    state?.completeThrough == null
+      ? source.historyStart
+      : lastStoredDate !== null && lastStoredDate < state.completeThrough
+        ? lastStoredDate
+        : state.completeThrough;
+  const from = options.from ?? resumeFrom;
+  const to = options.to ?? options.today;
+  // A run that starts no later than the resume point leaves no gap behind it.
+  return { window: { from, to }, continuous: from <= resumeFrom };
+}
+
+/**
+ * One ingestion run of one source: fetch, parse, store each response in its own transaction,
+ * and record the outcome. Never throws for the publisher's faults; the report says what happened.
+ */
+export async function ingestSource(
+  store: Store,
+  source: SourceEntry,
+  options: IngestOptions,
+): Promise<IngestReport> {
+  const now = options.now ?? (() => new Date());
+  const adapter = adapterOf(source);
+  const report: IngestReport = {
+    source: source.key,
+    window: null,
+    requests: 0,
+    stored: 0,
+    dropped: 0,
+    dropReasons: [],
+    error: null,
+    idle: adapter.idleReason?.(options.env) ?? null,
+  };
+  const previous = (await store.ingestStates()).get(source.key);
+  const state: IngestState = {
+    source: source.key,
+    lastAttempt: now(),
+    lastSuccess: previous?.lastSuccess ?? null,
+    lastError: null,
+    completeThrough: previous?.completeThrough ?? null,
+    lastRunStored: 0,
+    lastRunDropped: 0,
+  };
+  if (report.idle) {
+    state.lastError = report.idle;
+    await store.saveIngestState(state);
+    return report;
+  }
+  try {
+    const holdings = (await store.catalog()).get(source.key);
+    const plan = plannedWindow(source, previous, holdings?.lastDate ?? null, {
+      from: options.from,
+      to: options.to,
+      today: utcDateOf(now()),
+    });
+    report.window = plan.window;
+    const http = new SourceHttp(
+      source.key,
+      { ...DEFAULT_HTTP_POLICY, ...options.http },
+      originOverride(source, options.env),
+      options.signal,
+    );
+    for await (const batch of adapter.fetch(plan.window, { source, http, env: options.env })) {
+      report.requests++;
+      report.stored += await store.writeObservations(batch.observations);
+      report.dropped += batch.dropped;
+      for (const reason of batch.dropReasons) {
+        if (report.dropReasons.length < 5) report.dropReasons.push(reason);
+      }
+    }
+    state.lastSuccess = now();
+    if (plan.continuous && (state.completeThrough ?? '') < plan.window.to) {
+      state.completeThrough = plan.window.to;
+    }
+  } catch (error) {
+    report.error = error instanceof Error ? error.message : String(error);
+    state.lastError = report.error;
+  }
+  state.lastRunStored = report.stored;
+  state.lastRunDropped = report.dropped;
+  await store.saveIngestState(state);
+  return report;
+}

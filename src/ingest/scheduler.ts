@@ -1,0 +1,90 @@
+import type { HttpPolicy } from '../sources/http-client.js';
+import type { SourceEntry } from '../sources/registry.js';
+import type { Store } from '../store/store.js';
+import type { Env, IngestReport } from './ingest-source.js';
+import { INGESTIBLE_SOURCES, ingestSource } from './ingest-source.js';
+import { nextPollAfter, retryDelayMs } from './schedule.js';
+
+export interface SchedulerLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface SchedulerOptions {
+  env: Env;
+  logger: SchedulerLogger;
+  http?: Partial<HttpPolicy>;
+  sources?: readonly SourceEntry[];
+}
+
+/**
+ * Keeps every source current inside `fxrates serve`: a run for each source at start (the first
+ * one backfills), then polls across each publication window. Sources run independently: one
+ * failing, slow or garbled never holds up or touches another.
+ */
+export class IngestScheduler {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly failures = new Map<string, number>();
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: SchedulerOptions,
+  ) {}
+
+  start(): void {
+    for (const source of this.options.sources ?? INGESTIBLE_SOURCES) this.schedule(source, 0);
+  }
+
+  /** Stops polling, cancels requests in flight and waits for the runs to record their outcome. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled(this.running.values());
+  }
+
+  private schedule(source: SourceEntry, delayMs: number): void {
+    if (this.abort.signal.aborted) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(source.key);
+      const run = this.run(source).finally(() => this.running.delete(source.key));
+      this.running.set(source.key, run);
+    }, delayMs);
+    timer.unref();
+    this.timers.set(source.key, timer);
+  }
+
+  private async run(source: SourceEntry): Promise<void> {
+    let report: IngestReport | undefined;
+    try {
+      report = await ingestSource(this.store, source, {
+        env: this.options.env,
+        http: this.options.http,
+        signal: this.abort.signal,
+      });
+    } catch (error) {
+      this.options.logger.warn(`ingest ${source.key}: ${(error as Error).message}`);
+    }
+    if (this.abort.signal.aborted) return;
+    const now = new Date();
+    let next = nextPollAfter(now, source.publishWindowUtc);
+    if (report?.idle) {
+      this.options.logger.info(`ingest ${source.key}: ${report.idle}`);
+    } else if (!report || report.error) {
+      const failures = (this.failures.get(source.key) ?? 0) + 1;
+      this.failures.set(source.key, failures);
+      const retryAt = new Date(now.getTime() + retryDelayMs(failures));
+      if (retryAt < next) next = retryAt;
+      if (report) this.options.logger.warn(`ingest ${source.key} failed: ${report.error}`);
+    } else {
+      this.failures.delete(source.key);
+      this.options.logger.info(
+        `ingest ${source.key}: ${report.stored} observations new or changed from ${report.requests} requests` +
+          (report.dropped > 0 ? `, ${report.dropped} values dropped` : ''),
+      );
+    }
+    this.schedule(source, next.getTime() - now.getTime());
+  }
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import { csvText, jsonText } from '../format/document-writers.js';
+import { INGESTIBLE_SOURCES, adapterOf } from '../ingest/ingest-source.js';
+import { parseStatusParams } from '../params/status-params.js';
+import type { ServiceContext } from './context.js';
+import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
+import { statusQuerySchema } from './schemas.js';
+
+const COLUMNS = [
+  'source',
+  'state',
+  'last_attempt',
+  'last_success',
+  'last_error',
+  'observations',
+  'first_date',
+  'last_date',
+  'complete_through',
+  'last_run_stored',
+  'last_run_dropped',
+] as const;
+
+type StatusRow = Record<(typeof COLUMNS)[number], string | number | null>;
+
+/**
+ * How ingestion of each source is going: `ok` (last attempt succeeded), `failing` (it did not;
+ * `last_error` says why), `idle` (cannot run here, e.g. no API key), `pending` (never attempted).
+ */
+export function statusRoutes(app: FastifyInstance, context: ServiceContext): void {
+  readOnlyEndpoint(
+    app,
+    '/v1/exchangerate/status',
+    { summary: 'Ingestion status of every source', querystring: statusQuerySchema },
+    async (request, reply) => {
+      const params = parseStatusParams(queryStringOf(request));
+      const [states, catalog] = await Promise.all([
+        context.store.ingestStates(),
+        context.store.catalog(),
+      ]);
+      const rows: StatusRow[] = INGESTIBLE_SOURCES.map((source) => {
+        const state = states.get(source.key);
+        const holdings = catalog.get(source.key);
+        const idle = adapterOf(source).idleReason?.(context.ingest.env);
+        return {
+          source: source.key,
+          state: idle
+            ? 'idle'
+            : !state?.lastAttempt
+              ? 'pending'
+              : state.lastError
+                ? 'failing'
+                : 'ok',
+          last_attempt: state?.lastAttempt?.toISOString() ?? null,
+          last_success: state?.lastSuccess?.toISOString() ?? null,
+          last_error: idle ?? state?.lastError ?? null,
+          observations: holdings?.observations ?? 0,
+          first_date: holdings?.firstDate ?? null,
+          last_date: holdings?.lastDate ?? null,
+          complete_through: state?.completeThrough ?? null,
+          last_run_stored: state?.lastRunStored ?? 0,
+          last_run_dropped: state?.lastRunDropped ?? 0,
+        };
+      });
+      const body =
+        params.format === 'csv'
+          ? csvText(
+              [...COLUMNS],
+              rows.map((row) => COLUMNS.map((column) => row[column] ?? '')),
+            )
+          : jsonText(
+              {
+                status: 'success',
+                ...(params.problems.length > 0 ? { error: params.problems.join('; ') } : {}),
+                ingesting: context.ingest.enabled,
+                sources: rows,
+              },
+              params.prettyPrint,
+            );
+      return sendRepresentation(
+        request,
+        reply,
+        {
+          contentType: CONTENT_TYPES[params.format],
+          etagParts: ['status', body],
+          settled: false,
+          problems: params.problems,
+          extraHeaders: { 'cache-control': 'no-cache' },
+        },
+        () => body,
+      );
+    },
+  );
+}

@@ -1,0 +1,148 @@
+import { addDays } from '../dates.js';
+import type { GetOptions, SourceHttp } from './http-client.js';
+import { FetchError } from './http-client.js';
+import type { Extraction } from './observation-builder.js';
+import type { SourceEntry } from './registry.js';
+
+/** Dates to request, both inclusive, YYYY-MM-DD. */
+export interface FetchWindow {
+  from: string;
+  to: string;
+}
+
+/** The observations of one response; the store writes each batch in one transaction. */
+export interface Batch extends Extraction {
+  url: string;
+}
+
+export interface AdapterContext {
+  source: SourceEntry;
+  http: SourceHttp;
+  /** Credentials some publishers require (FRED's API key), from the environment. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Fetches a publisher's data and turns it into observations. Adapters only extract: the work is
+ * in pure exported `parse` functions, and nothing here touches the database.
+ */
+export interface SourceAdapter {
+  readonly key: string;
+  /** Why the adapter cannot run in this environment (a missing API key), or undefined. */
+  idleReason?(env: Readonly<Record<string, string | undefined>>): string | undefined;
+  /**
+   * Yields one batch per response covering at least `window`. A response may hold more than the
+   * window (publishers send whole years or whole histories); all of it is kept.
+   */
+  fetch(window: FetchWindow, context: AdapterContext): AsyncIterable<Batch>;
+}
+
+/** Error in what a publisher sent: not retried, reported with the URL. */
+export class PublisherFormatError extends FetchError {
+  constructor(message: string) {
+    super(message, false);
+  }
+}
+
+/** Fetches one URL and parses it; a body that cannot be read fails with the URL and the reason. */
+export async function fetchBatch(
+  context: AdapterContext,
+  url: string,
+  parse: (text: string) => Extraction,
+  options: GetOptions = {},
+): Promise<Batch> {
+  let fetched;
+  try {
+    fetched = await context.http.getText(url, options);
+  } catch (error) {
+    if (options.notFoundMeansEmpty && error instanceof FetchError && error.status === 404) {
+      return { url: context.http.target(url), observations: [], dropped: 0, dropReasons: [] };
+    }
+    throw error;
+  }
+  if (/^\s*<(!doctype\s+html|html[\s>])/i.test(fetched.text)) {
+    throw new PublisherFormatError(`${fetched.url}: received an HTML page instead of data`);
+  }
+  try {
+    return { url: fetched.url, ...parse(fetched.text) };
+  } catch (error) {
+    throw new PublisherFormatError(`${fetched.url}: ${(error as Error).message}`);
+  }
+}
+
+/** Splits a window into consecutive windows of at most `days` days. */
+export function windowChunks(window: FetchWindow, days: number): FetchWindow[] {
+  const chunks: FetchWindow[] = [];
+  for (let from = window.from; from <= window.to; from = addDays(from, days)) {
+    const to = addDays(from, days - 1);
+    chunks.push({ from, to: to < window.to ? to : window.to });
+  }
+  return chunks;
+}
+
+/** Splits a window at calendar-year boundaries. */
+export function yearChunks(window: FetchWindow): FetchWindow[] {
+  const chunks: FetchWindow[] = [];
+  const lastYear = Number(window.to.slice(0, 4));
+  for (let year = Number(window.from.slice(0, 4)); year <= lastYear; year++) {
+    const from = `${year}-01-01` > window.from ? `${year}-01-01` : window.from;
+    const to = `${year}-12-31` < window.to ? `${year}-12-31` : window.to;
+    chunks.push({ from, to });
+  }
+  return chunks;
+}
+
+/** Parses JSON from a publisher, saying plainly when the body is not JSON or is cut short. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new Error(`response is not valid JSON (cut short?): ${(error as Error).message}`);
+  }
+}
+
+/** Fails unless a text body ends with a line break: publishers' CSV files do, cut-off ones do not. */
+export function requireCompleteText(text: string): void {
+  if (!/\n\s*$/.test(text)) throw new Error('response ends in the middle of a line (cut short?)');
+}
+
+/** An attribute of an XML element's start tag, for the small fixed XML formats publishers use. */
+export function xmlAttribute(element: string, name: string): string | undefined {
+  return new RegExp(`\\s${name}="([^"]*)"`).exec(element)?.[1];
+}
+
+/** Text of the first `<tag>` child element, trimmed. */
+export function xmlChildText(element: string, tag: string): string | undefined {
+  return new RegExp(`<${tag}(?:\\s[^>]*)?>([^<]*)</${tag}>`).exec(element)?.[1]?.trim();
+}
+
+/** Fails unless an XML document ends with its root's closing tag: a cut-off body does not. */
+export function requireXmlRoot(text: string, root: string): void {
+  if (!new RegExp(`<${root}[\\s>]`).test(text)) {
+    throw new Error(`response is not the expected XML (no <${root}> element)`);
+  }
+  if (!new RegExp(`</${root}>\\s*$`).test(text)) {
+    throw new Error(`XML response ends before </${root}> (cut short?)`);
+  }
+}
+
+/** Months' last days from `from` to `to`, as YYYY-MM-DD. */
+export function monthEnds(window: FetchWindow): string[] {
+  const ends: string[] = [];
+  let year = Number(window.from.slice(0, 4));
+  let month = Number(window.from.slice(5, 7));
+  const last = window.to.slice(0, 7);
+  for (;;) {
+    const key = `${year}-${String(month).padStart(2, '0')}`;
+    if (key > last) break;
+    ends.push(lastDayOfMonth(year, month));
+    month++;
+    if (month === 13) [year, month] = [year + 1, 1];
+  }
+  return ends;
+}
+
+export function lastDayOfMonth(year: number, month: number): string {
+  const day = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}

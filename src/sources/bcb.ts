@@ -1,0 +1,72 @@
+import type { FetchWindow, SourceAdapter } from './adapter.js';
+import { fetchBatch, parseJson, yearChunks } from './adapter.js';
+import type { Extraction } from './observation-builder.js';
+import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import type { SourceEntry } from './registry.js';
+
+const PTAX_URL =
+  'https://olinda.bcb.gov.br/olinda/servico/PTAX/versao/v1/odata/' +
+  'CotacaoMoedaPeriodo(moeda=@moeda,dataInicial=@dataInicial,dataFinalCotacao=@dataFinalCotacao)';
+
+/** The currencies PTAX quotes. */
+export const BCB_CURRENCIES = [
+  'AUD',
+  'CAD',
+  'CHF',
+  'DKK',
+  'EUR',
+  'GBP',
+  'JPY',
+  'NOK',
+  'SEK',
+  'USD',
+];
+
+/** PTAX takes dates as MM-DD-YYYY. */
+const ptaxDate = (date: string): string => {
+  const [year, month, day] = date.split('-');
+  return `${month}-${day}-${year}`;
+};
+
+/** One currency's closing bulletins (Fechamento) over a date range. */
+export function bcbUrl(currency: string, window: FetchWindow): string {
+  return (
+    `${PTAX_URL}?$filter=tipoBoletim%20eq%20%27Fechamento%27&$format=json` +
+    `&@dataFinalCotacao=%27${ptaxDate(window.to)}%27&@dataInicial=%27${ptaxDate(window.from)}%27` +
+    `&@moeda=%27${currency}%27`
+  );
+}
+
+interface PtaxQuote {
+  cotacaoCompra?: number;
+  cotacaoVenda?: number;
+  dataHoraCotacao?: string;
+  tipoBoletim?: string;
+}
+
+/** OData `value[]`: BRL per unit to buy and to sell; the stored rate is from their midpoint. */
+export function parseBcbJson(text: string, currency: string, source: SourceEntry): Extraction {
+  const body = parseJson(text) as { value?: PtaxQuote[] };
+  if (!Array.isArray(body?.value)) throw new Error('expected an OData answer with value[]');
+  const builder = new ObservationBuilder(source);
+  for (const quote of body.value) {
+    if (quote.tipoBoletim !== undefined && quote.tipoBoletim !== 'Fechamento') continue;
+    const date = String(quote.dataHoraCotacao ?? '').slice(0, 10);
+    const mid = (readDecimal(quote.cotacaoCompra) + readDecimal(quote.cotacaoVenda)) / 2;
+    builder.addPrice(date, currency, mid);
+  }
+  return builder.result();
+}
+
+export const bcbAdapter: SourceAdapter = {
+  key: 'bcb',
+  async *fetch(window, context) {
+    for (const chunk of yearChunks(window)) {
+      for (const currency of BCB_CURRENCIES) {
+        yield await fetchBatch(context, bcbUrl(currency, chunk), (text) =>
+          parseBcbJson(text, currency, context.source),
+        );
+      }
+    }
+  },
+};

@@ -1,0 +1,44 @@
+import type { SourceAdapter } from './adapter.js';
+import { fetchBatch, requireXmlRoot, xmlAttribute } from './adapter.js';
+import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
+import type { Extraction } from './observation-builder.js';
+import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import type { SourceEntry } from './registry.js';
+
+/** One file per year since 2005; the current year's grows every business day. */
+export function bnroUrl(year: number): string {
+  return `https://curs.bnr.ro/files/xml/years/nbrfxrates${year}.xml`;
+}
+
+export const BNRO_FIRST_YEAR = 2005;
+
+/**
+ * BNR's XML: `<Cube date>` holding `<Rate currency [multiplier]>` elements, RON per unit or per
+ * `multiplier` units. Gold (XAU) is quoted per gram; ISO's XAU is a troy ounce.
+ */
+export function parseBnroXml(text: string, source: SourceEntry): Extraction {
+  requireXmlRoot(text, 'DataSet');
+  const builder = new ObservationBuilder(source);
+  for (const cube of text.matchAll(/<Cube\s[^>]*>([\s\S]*?)<\/Cube>/g)) {
+    const date = xmlAttribute(cube[0], 'date') ?? '';
+    for (const rate of cube[1]!.matchAll(/<Rate\s([^>]*)>([^<]*)<\/Rate>/g)) {
+      const attributes = ` ${rate[1]}`;
+      const code = xmlAttribute(attributes, 'currency') ?? '';
+      const units = Number(xmlAttribute(attributes, 'multiplier') ?? 1);
+      const price = readDecimal(rate[2]);
+      if (code === 'XAU') builder.addPrice(date, code, price * GRAMS_PER_TROY_OUNCE, units);
+      else builder.addPrice(date, code, price, units);
+    }
+  }
+  return builder.result();
+}
+
+export const bnroAdapter: SourceAdapter = {
+  key: 'bnro',
+  async *fetch(window, context) {
+    const first = Math.max(BNRO_FIRST_YEAR, Number(window.from.slice(0, 4)));
+    for (let year = first; year <= Number(window.to.slice(0, 4)); year++) {
+      yield await fetchBatch(context, bnroUrl(year), (text) => parseBnroXml(text, context.source));
+    }
+  },
+};

@@ -1,0 +1,122 @@
+import type { FetchWindow, SourceAdapter } from './adapter.js';
+import { fetchBatch, requireXmlRoot, xmlAttribute, xmlChildText } from './adapter.js';
+import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
+import type { Extraction } from './observation-builder.js';
+import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import type { SourceEntry } from './registry.js';
+
+const SCRIPTS = 'https://www.cbr.ru/scripts';
+export const CBR_DAILY_URL = `${SCRIPTS}/XML_daily.asp`;
+/** The Bank of Russia's XML is declared windows-1251 (Russian currency names). */
+const CHARSETS = ['windows-1251', 'utf-8'];
+
+const ruDate = (date: string): string => {
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year}`;
+};
+
+export function cbrDynamicUrl(currencyId: string, window: FetchWindow): string {
+  return `${SCRIPTS}/XML_dynamic.asp?VAL_NM_RQ=${currencyId}&date_req1=${ruDate(window.from)}&date_req2=${ruDate(window.to)}`;
+}
+
+export function cbrMetalsUrl(window: FetchWindow): string {
+  return `${SCRIPTS}/xml_metall.asp?date_req1=${ruDate(window.from)}&date_req2=${ruDate(window.to)}`;
+}
+
+/** dd.mm.yyyy to YYYY-MM-DD. */
+function isoFromRu(text: string | undefined): string {
+  const match = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(text ?? '');
+  return match ? `${match[3]}-${match[2]}-${match[1]}` : String(text);
+}
+
+export interface CbrDaily extends Extraction {
+  /** The bank's internal id of every currency it quotes today, for the history requests. */
+  currencies: { id: string; code: string }[];
+}
+
+/**
+ * XML_daily: `<ValCurs Date>` with one `<Valute ID>` per currency: RUB per `Nominal` units
+ * (1 to 1,000,000), decimal comma. The date is the day the rates take effect.
+ */
+export function parseCbrDaily(text: string, source: SourceEntry): CbrDaily {
+  requireXmlRoot(text, 'ValCurs');
+  const builder = new ObservationBuilder(source);
+  const date = isoFromRu(xmlAttribute(/<ValCurs\s[^>]*>/.exec(text)?.[0] ?? '', 'Date'));
+  const currencies: CbrDaily['currencies'] = [];
+  for (const valute of text.matchAll(/<Valute\s[^>]*>[\s\S]*?<\/Valute>/g)) {
+    const code = xmlChildText(valute[0], 'CharCode') ?? '';
+    const id = xmlAttribute(valute[0], 'ID');
+    if (id && code) currencies.push({ id, code });
+    builder.addPrice(
+      date,
+      code,
+      readDecimal(xmlChildText(valute[0], 'Value'), true),
+      readDecimal(xmlChildText(valute[0], 'Nominal')),
+    );
+  }
+  return { ...builder.result(), currencies };
+}
+
+/** XML_dynamic: one currency's `<Record Date>` elements with Nominal and Value, as in XML_daily. */
+export function parseCbrDynamic(text: string, code: string, source: SourceEntry): Extraction {
+  requireXmlRoot(text, 'ValCurs');
+  const builder = new ObservationBuilder(source);
+  for (const record of text.matchAll(/<Record\s[^>]*>[\s\S]*?<\/Record>/g)) {
+    builder.addPrice(
+      isoFromRu(xmlAttribute(record[0], 'Date')),
+      code,
+      readDecimal(xmlChildText(record[0], 'Value'), true),
+      readDecimal(xmlChildText(record[0], 'Nominal')),
+    );
+  }
+  return builder.result();
+}
+
+const METAL_CODES: Record<string, string> = { '1': 'XAU', '2': 'XAG', '3': 'XPT', '4': 'XPD' };
+
+/** xml_metall: buy and sell prices in RUB per gram; stored as the midpoint per troy ounce. */
+export function parseCbrMetals(text: string, source: SourceEntry): Extraction {
+  requireXmlRoot(text, 'Metall');
+  const builder = new ObservationBuilder(source);
+  for (const record of text.matchAll(/<Record\s[^>]*>[\s\S]*?<\/Record>/g)) {
+    const code = METAL_CODES[xmlAttribute(record[0], 'Code') ?? ''];
+    const date = isoFromRu(xmlAttribute(record[0], 'Date'));
+    if (!code) {
+      builder.drop(`unknown metal code ${xmlAttribute(record[0], 'Code')}`);
+      continue;
+    }
+    const buy = readDecimal(xmlChildText(record[0], 'Buy'), true);
+    const sell = readDecimal(xmlChildText(record[0], 'Sell'), true);
+    builder.addPrice(date, code, ((buy + sell) / 2) * GRAMS_PER_TROY_OUNCE);
+  }
+  return builder.result();
+}
+
+export const cbrAdapter: SourceAdapter = {
+  key: 'cbr',
+  async *fetch(window, context) {
+    const source = context.source;
+    let currencies: CbrDaily['currencies'] = [];
+    yield await fetchBatch(
+      context,
+      CBR_DAILY_URL,
+      (text) => {
+        const daily = parseCbrDaily(text, source);
+        currencies = daily.currencies;
+        return daily;
+      },
+      { charsets: CHARSETS },
+    );
+    for (const { id, code } of currencies) {
+      yield await fetchBatch(
+        context,
+        cbrDynamicUrl(id, window),
+        (text) => parseCbrDynamic(text, code, source),
+        { charsets: CHARSETS },
+      );
+    }
+    yield await fetchBatch(context, cbrMetalsUrl(window), (text) => parseCbrMetals(text, source), {
+      charsets: CHARSETS,
+    });
+  },
+};

@@ -1,0 +1,50 @@
+import type { SourceAdapter } from './adapter.js';
+import { fetchBatch, parseJson } from './adapter.js';
+import type { Extraction } from './observation-builder.js';
+import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import type { SourceEntry } from './registry.js';
+
+/** Today's rates only: the feed has no history. */
+export const FLOAT_RATES_URL = 'https://www.floatrates.com/daily/usd.json';
+
+interface FloatRate {
+  code?: string;
+  rate?: number | string;
+  date?: string;
+}
+
+/**
+ * The daily feed: an object keyed by lower-case code, each entry with `rate` (units per 1 of
+ * the feed's currency) and `date` (RFC 1123). The feed's own currency is never listed, which
+ * tells a feed for another currency apart.
+ */
+export function parseFloatRatesJson(text: string, source: SourceEntry): Extraction {
+  const feed = parseJson(text);
+  if (feed === null || typeof feed !== 'object' || Array.isArray(feed)) {
+    throw new Error('expected a JSON object of rates');
+  }
+  const entries = Object.values(feed as Record<string, FloatRate>);
+  if (entries.some((entry) => entry?.code?.toUpperCase() === source.relativeCurrency)) {
+    throw new Error(
+      `the feed lists ${source.relativeCurrency}: it is not the ${source.relativeCurrency} feed`,
+    );
+  }
+  const builder = new ObservationBuilder(source);
+  for (const entry of entries) {
+    const published = Date.parse(entry?.date ?? '');
+    const date = Number.isNaN(published)
+      ? String(entry?.date)
+      : new Date(published).toISOString().slice(0, 10);
+    builder.add(date, String(entry?.code ?? '').toUpperCase(), readDecimal(entry?.rate));
+  }
+  return builder.result();
+}
+
+export const floatRatesAdapter: SourceAdapter = {
+  key: 'float_rates',
+  async *fetch(_window, context) {
+    yield await fetchBatch(context, FLOAT_RATES_URL, (text) =>
+      parseFloatRatesJson(text, context.source),
+    );
+  },
+};

@@ -1,0 +1,78 @@
+import type { FetchWindow, SourceAdapter } from './adapter.js';
+import { fetchBatch, parseJson } from './adapter.js';
+import type { Extraction } from './observation-builder.js';
+import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import type { SourceEntry } from './registry.js';
+
+/**
+ * The Federal Reserve's H.10 noon rates on FRED. `DEX<xx>US` series are units per USD;
+ * `DEXUS<xx>` series are USD per unit, the other way round.
+ */
+export const FRED_SERIES: Readonly<Record<string, string>> = {
+  DEXBZUS: 'BRL',
+  DEXCAUS: 'CAD',
+  DEXCHUS: 'CNY',
+  DEXDNUS: 'DKK',
+  DEXHKUS: 'HKD',
+  DEXINUS: 'INR',
+  DEXJPUS: 'JPY',
+  DEXKOUS: 'KRW',
+  DEXMAUS: 'MYR',
+  DEXMXUS: 'MXN',
+  DEXNOUS: 'NOK',
+  DEXSDUS: 'SEK',
+  DEXSFUS: 'ZAR',
+  DEXSIUS: 'SGD',
+  DEXSLUS: 'LKR',
+  DEXSZUS: 'CHF',
+  DEXTAUS: 'TWD',
+  DEXTHUS: 'THB',
+  DEXUSAL: 'AUD',
+  DEXUSEU: 'EUR',
+  DEXUSNZ: 'NZD',
+  DEXUSUK: 'GBP',
+};
+
+export const FRED_API_KEY_ENV = 'FRED_API_KEY';
+
+export function fredUrl(series: string, window: FetchWindow, apiKey: string): string {
+  return (
+    `https://api.stlouisfed.org/fred/series/observations?api_key=${encodeURIComponent(apiKey)}` +
+    `&file_type=json&observation_start=${window.from}&series_id=${series}`
+  );
+}
+
+/** `observations[]` with `date` and `value` as text; "." marks a day without a rate. */
+export function parseFredJson(text: string, series: string, source: SourceEntry): Extraction {
+  const body = parseJson(text) as { observations?: { date?: string; value?: string }[] };
+  if (!Array.isArray(body?.observations)) throw new Error('expected FRED JSON with observations[]');
+  const code = FRED_SERIES[series];
+  if (!code) throw new Error(`unknown series ${series}`);
+  const perUsd = !series.startsWith('DEXUS');
+  const builder = new ObservationBuilder(source);
+  for (const observation of body.observations) {
+    if (observation.value === '.') continue;
+    const value = readDecimal(observation.value);
+    const date = String(observation.date);
+    if (perUsd) builder.add(date, code, value);
+    else builder.addPrice(date, code, value);
+  }
+  return builder.result();
+}
+
+export const fredAdapter: SourceAdapter = {
+  key: 'fred',
+  idleReason(env) {
+    return env[FRED_API_KEY_ENV]
+      ? undefined
+      : `idle: set ${FRED_API_KEY_ENV} to a FRED API key to ingest this source`;
+  },
+  async *fetch(window, context) {
+    const apiKey = context.env[FRED_API_KEY_ENV] ?? '';
+    for (const series of Object.keys(FRED_SERIES)) {
+      yield await fetchBatch(context, fredUrl(series, window, apiKey), (text) =>
+        parseFredJson(text, series, context.source),
+      );
+    }
+  },
+};

@@ -1,0 +1,177 @@
+import { VERSION } from '../version.js';
+
+/** How a source's requests behave; tests shorten the delays. */
+export interface HttpPolicy {
+  /** Whole request, headers and body, in milliseconds. */
+  timeoutMs: number;
+  /** Further attempts after a 429, a 5xx or a network error. */
+  retries: number;
+  /** First wait before a retry; doubles each time (a Retry-After header, capped, wins). */
+  backoffMs: number;
+  /** Least time between two requests of one source, to spare the publisher during backfills. */
+  politenessMs: number;
+}
+
+export const DEFAULT_HTTP_POLICY: HttpPolicy = {
+  timeoutMs: 60_000,
+  retries: 3,
+  backoffMs: 2_000,
+  politenessMs: 500,
+};
+
+const MAX_RETRY_AFTER_MS = 120_000;
+
+export const USER_AGENT = `fxrates/${VERSION} (self-hosted exchange-rate service)`;
+
+/** A failed request, with the URL and what went wrong, worded for the status endpoint. */
+export class FetchError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    /** HTTP status of the answer, when there was one. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface FetchedText {
+  url: string;
+  text: string;
+}
+
+export interface GetOptions {
+  /** The publisher answers 404 for a range without data: that is an empty answer, not a failure. */
+  notFoundMeansEmpty?: boolean;
+  /** Charsets the publisher sends; a response declaring another one is refused. First is the default. */
+  charsets?: readonly string[];
+}
+
+/**
+ * HTTP for one source: the origin override, timeouts, retries with backoff, the User-Agent and
+ * a politeness delay. Responses come back as text decoded with the declared charset.
+ */
+export class SourceHttp {
+  private lastRequestAt = 0;
+
+  constructor(
+    readonly sourceKey: string,
+    private readonly policy: HttpPolicy = DEFAULT_HTTP_POLICY,
+    private readonly originOverride?: string,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** The URL actually requested: the publisher's, or the override's origin with the same path and query. */
+  target(url: string): string {
+    if (!this.originOverride) return url;
+    return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, this.originOverride);
+  }
+
+  async getText(url: string, options: GetOptions = {}): Promise<FetchedText> {
+    const target = this.target(url);
+    let attempt = 0;
+    for (;;) {
+      await this.waitPoliteness();
+      try {
+        return { url: target, text: await this.attempt(target, options) };
+      } catch (error) {
+        const failure =
+          error instanceof FetchError
+            ? error
+            : new FetchError(`${target}: ${describeNetworkError(error)}`, true);
+        if (!failure.retryable || attempt >= this.policy.retries || this.signal?.aborted) {
+          if (attempt > 0) failure.message += ` (after ${attempt + 1} attempts)`;
+          throw failure;
+        }
+        const wait = (failure as RetryLater).retryAfterMs ?? this.policy.backoffMs * 2 ** attempt;
+        attempt++;
+        await sleep(wait);
+      }
+    }
+  }
+
+  private async waitPoliteness(): Promise<void> {
+    const wait = this.lastRequestAt + this.policy.politenessMs - Date.now();
+    if (wait > 0) await sleep(wait);
+    this.lastRequestAt = Date.now();
+  }
+
+  private async attempt(target: string, options: GetOptions): Promise<string> {
+    const response = await fetch(target, {
+      headers: { 'user-agent': USER_AGENT, accept: '*/*' },
+      redirect: 'follow',
+      signal: this.signal
+        ? AbortSignal.any([this.signal, AbortSignal.timeout(this.policy.timeoutMs)])
+        : AbortSignal.timeout(this.policy.timeoutMs),
+    });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      const message = `${target}: HTTP ${response.status} ${response.statusText}`.trimEnd();
+      const retryable = response.status === 429 || response.status >= 500;
+      const error = new FetchError(message, retryable, response.status) as RetryLater;
+      error.retryAfterMs = retryAfterMs(response.headers.get('retry-after'));
+      throw error;
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return decodeBody(target, bytes, response.headers.get('content-type'), options.charsets);
+  }
+}
+
+type RetryLater = FetchError & { retryAfterMs?: number };
+
+/**
+ * Text of a response body. The charset comes from Content-Type, else the source's usual one;
+ * a charset the source never sends, or bytes that are not valid in it, are refused.
+ */
+export function decodeBody(
+  url: string,
+  bytes: Uint8Array,
+  contentType: string | null,
+  charsets: readonly string[] = ['utf-8'],
+): string {
+  const declared = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  const expected = charsets.map(normaliseCharset);
+  const charset = declared ? normaliseCharset(declared) : expected[0]!;
+  if (!expected.includes(charset)) {
+    throw new FetchError(
+      `${url}: response is in charset ${declared}, expected ${charsets.join(' or ')}`,
+      false,
+    );
+  }
+  if (bytes.length === 0) throw new FetchError(`${url}: empty response body`, false);
+  try {
+    return new TextDecoder(charset, { fatal: true }).decode(bytes);
+  } catch {
+    throw new FetchError(`${url}: response body is not valid ${charset} text`, false);
+  }
+}
+
+function normaliseCharset(name: string): string {
+  const lower = name.toLowerCase();
+  if (lower === 'utf8') return 'utf-8';
+  if (lower === 'cp1251') return 'windows-1251';
+  return lower;
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - Date.now();
+  if (!Number.isFinite(ms) || ms < 0) return undefined;
+  return Math.min(ms, MAX_RETRY_AFTER_MS);
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === 'TimeoutError') return 'no complete response within the time limit';
+    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code) return `${error.message} (${cause.code})`;
+    if (cause?.message) return `${error.message} (${cause.message})`;
+    return error.message;
+  }
+  return String(error);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

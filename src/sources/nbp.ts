@@ -1,0 +1,74 @@
+import type { FetchWindow, SourceAdapter } from './adapter.js';
+import { fetchBatch, parseJson, windowChunks } from './adapter.js';
+import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
+import type { Extraction } from './observation-builder.js';
+import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import type { SourceEntry } from './registry.js';
+
+const API = 'https://api.nbp.pl/api';
+/** The API answers at most 93 days per request. */
+const MAX_DAYS = 93;
+
+/** Table A (daily, major currencies) or B (weekly, the others). */
+export function nbpTableUrl(table: 'A' | 'B', window: FetchWindow): string {
+  return `${API}/exchangerates/tables/${table}/${window.from}/${window.to}/?format=json`;
+}
+
+export function nbpGoldUrl(window: FetchWindow): string {
+  return `${API}/cenyzlota/${window.from}/${window.to}/?format=json`;
+}
+
+interface NbpTable {
+  effectiveDate?: string;
+  rates?: { code?: string; mid?: number | string }[];
+}
+
+/** Tables of `mid` rates, PLN per unit of `code`, one table per `effectiveDate`. */
+export function parseNbpTables(text: string, source: SourceEntry): Extraction {
+  const tables = parseJson(text);
+  if (!Array.isArray(tables)) throw new Error('expected a JSON array of tables');
+  const builder = new ObservationBuilder(source);
+  for (const table of tables as NbpTable[]) {
+    for (const rate of table.rates ?? []) {
+      builder.addPrice(String(table.effectiveDate), String(rate.code), readDecimal(rate.mid));
+    }
+  }
+  return builder.result();
+}
+
+/** Gold prices, PLN per gram; ISO's XAU is a troy ounce. */
+export function parseNbpGold(text: string, source: SourceEntry): Extraction {
+  const prices = parseJson(text);
+  if (!Array.isArray(prices)) throw new Error('expected a JSON array of gold prices');
+  const builder = new ObservationBuilder(source);
+  for (const price of prices as { data?: string; cena?: number }[]) {
+    builder.addPrice(String(price.data), 'XAU', readDecimal(price.cena) * GRAMS_PER_TROY_OUNCE);
+  }
+  return builder.result();
+}
+
+/** A range with no table (a holiday week) is answered 404 "Brak danych": no data, no failure. */
+const EMPTY_ON_404 = { notFoundMeansEmpty: true };
+
+export const nbpAdapter: SourceAdapter = {
+  key: 'nbp',
+  async *fetch(window, context) {
+    const source = context.source;
+    for (const chunk of windowChunks(window, MAX_DAYS)) {
+      for (const table of ['A', 'B'] as const) {
+        yield await fetchBatch(
+          context,
+          nbpTableUrl(table, chunk),
+          (text) => parseNbpTables(text, source),
+          EMPTY_ON_404,
+        );
+      }
+      yield await fetchBatch(
+        context,
+        nbpGoldUrl(chunk),
+        (text) => parseNbpGold(text, source),
+        EMPTY_ON_404,
+      );
+    }
+  },
+};

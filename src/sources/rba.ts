@@ -1,0 +1,61 @@
+import { readCsvRecords } from '../import/csv-reader.js';
+import type { SourceAdapter } from './adapter.js';
+import { fetchBatch, requireCompleteText } from './adapter.js';
+import type { Extraction } from './observation-builder.js';
+import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import type { SourceEntry } from './registry.js';
+
+/** F11.1: every daily rate since 2023 in one file, units of the currency per AUD. */
+export const RBA_URL = 'https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv';
+
+/** The RBA labels the SDR by its common name rather than its ISO code. */
+const UNIT_TO_CODE: Record<string, string> = { SDR: 'XDR' };
+
+const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
+
+/** Dates like '03-Jan-2023'. */
+function isoFromRba(text: string): string | undefined {
+  const match = /^(\d{2})-([A-Za-z]{3})-(\d{4})$/.exec(text.trim());
+  const month = match ? MONTHS.indexOf(match[2]!) + 1 : 0;
+  if (!match || month === 0) return undefined;
+  return `${match[3]}-${String(month).padStart(2, '0')}-${match[1]}`;
+}
+
+/**
+ * The F11.1 CSV: a preamble of labelled rows (Title, Units, Series ID...), then one row per day.
+ * The `Units` row names each column's currency; the trade-weighted index (units `Index`) is not
+ * a currency and is skipped.
+ */
+export function parseRbaCsv(text: string, source: SourceEntry): Extraction {
+  requireCompleteText(text);
+  const builder = new ObservationBuilder(source);
+  let units: string[] | undefined;
+  let seriesIds: string[] | undefined;
+  for (const record of readCsvRecords(text)) {
+    const [label = '', ...cells] = record.fields;
+    if (label === 'Units') units = cells;
+    if (label === 'Series ID') seriesIds = cells;
+    const date = isoFromRba(label);
+    if (!date) continue;
+    if (!units || !seriesIds) throw new Error('data rows before the Units and Series ID rows');
+    if (cells.length !== units.length) {
+      throw new Error(
+        `line ${record.line} has ${cells.length} values for ${units.length} series (cut short?)`,
+      );
+    }
+    cells.forEach((cell, column) => {
+      const unit = units![column]!.trim();
+      if (cell.trim() === '' || unit === 'Index') return;
+      builder.add(date, UNIT_TO_CODE[unit] ?? unit, readDecimal(cell));
+    });
+  }
+  if (!units) throw new Error('not the F11.1 file: no Units row');
+  return builder.result();
+}
+
+export const rbaAdapter: SourceAdapter = {
+  key: 'rba',
+  async *fetch(_window, context) {
+    yield await fetchBatch(context, RBA_URL, (text) => parseRbaCsv(text, context.source));
+  },
+};
