@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { FIXTURES } from './harness.ts';
+import { FIXTURES } from './harness.js';
 
 export const RECORDED = join(FIXTURES, 'recorded');
 
