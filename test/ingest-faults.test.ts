@@ -108,7 +108,7 @@ describe('a failing publisher', { skip }, () => {
 
   test('429 and 503 are retried with backoff, then the answer is used', async () => {
     let calls = 0;
-    replay.intercept = (target) => {
+    replay.intercept = (target): RecordedResponse | undefined => {
       if (target !== ECB_TARGET) return undefined;
       calls++;
       if (calls === 1)
