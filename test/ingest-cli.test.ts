@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +146,31 @@ describe('fxrates ingest and serve with ingestion', () => {
       );
       const again = await runCli(['ingest', 'ecb', '--from', '2026-02-17', '--db', db], env);
       assert.match(again.stdout, /1 requests, 0 observations new or changed/);
+    });
+
+    test('SIGTERM during a slow publisher request stops at once and cleanly', async () => {
+      replay.intercept = () => 'hang';
+      const requestsBefore = replay.requests.length;
+      const server = await startServer(['--db', join(dir, 'serve-hang.duckdb')], {
+        ...NO_NETWORK,
+        ...replay.env(['ecb']),
+        ...FAST,
+        FXRATES_HTTP_TIMEOUT_MS: '600000',
+      });
+      try {
+        await waitFor('the request to hang', async () =>
+          replay.requests.length > requestsBefore ? true : undefined,
+        );
+        const started = Date.now();
+        server.child.kill('SIGTERM');
+        const [code] = (await once(server.child, 'exit')) as [number | null];
+        assert.equal(code, 0);
+        assert.ok(Date.now() - started < 10_000);
+        assert.match(server.output(), /database closed; bye/);
+      } finally {
+        replay.intercept = undefined;
+        if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      }
     });
 
     test('fxrates serve ingests by itself: data appears without any import', async () => {

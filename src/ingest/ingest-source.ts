@@ -145,6 +145,9 @@ export async function ingestSource(
     }
   } catch (error) {
     report.error = error instanceof Error ? error.message : String(error);
+    // Stopped by a shutdown, not by the publisher: what was stored stays, the state is left as
+    // it was, and the next start simply runs again.
+    if (options.signal?.aborted) return report;
     state.lastError = report.error;
   }
   state.lastRunStored = report.stored;

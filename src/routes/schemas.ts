@@ -122,3 +122,49 @@ export const rateResponseDescription = {
 export function errorBody(description: string) {
   return Type.Object({ status: Type.Literal('error'), error: Type.String() }, { description });
 }
+
+const nullableText = (description: string) =>
+  Type.Union([Type.String(), Type.Null()], { description });
+
+export const statusResponseDescription = {
+  200: Type.Object(
+    {
+      status: Type.Literal('success'),
+      error: Type.Optional(Type.String({ description: 'Parameter problems, also in X-Error.' })),
+      ingesting: Type.Boolean({ description: 'Whether this process runs the ingestion schedule.' }),
+      sources: Type.Array(
+        Type.Object({
+          source: Type.String(),
+          state: Type.Union(
+            [
+              Type.Literal('ok'),
+              Type.Literal('failing'),
+              Type.Literal('idle'),
+              Type.Literal('pending'),
+            ],
+            { description: 'idle: cannot run here (e.g. no API key); pending: never attempted' },
+          ),
+          last_attempt: nullableText('Start of the last attempt, ISO 8601 UTC.'),
+          last_success: nullableText('End of the last successful attempt, ISO 8601 UTC.'),
+          last_error: nullableText(
+            'Why the last attempt failed (with the URL), or why the source is idle.',
+          ),
+          observations: Type.Integer({ description: 'Observations stored.' }),
+          first_date: nullableText('UTC date of the first stored observation.'),
+          last_date: nullableText('UTC date of the last stored observation.'),
+          complete_through: nullableText(
+            'Every request of a run succeeded through this date; the next run resumes here at the latest.',
+          ),
+          last_run_stored: Type.Integer({
+            description: 'Observations the last attempt added or changed.',
+          }),
+          last_run_dropped: Type.Integer({
+            description:
+              'Values or codes the last attempt refused (not positive numbers, not currencies).',
+          }),
+        }),
+      ),
+    },
+    { description: 'One entry per source in default priority order; csv has the same columns.' },
+  ),
+};

@@ -4,7 +4,7 @@ import { INGESTIBLE_SOURCES, adapterOf } from '../ingest/ingest-source.js';
 import { parseStatusParams } from '../params/status-params.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
-import { statusQuerySchema } from './schemas.js';
+import { statusQuerySchema, statusResponseDescription } from './schemas.js';
 
 const COLUMNS = [
   'source',
@@ -30,7 +30,11 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
   readOnlyEndpoint(
     app,
     '/v1/exchangerate/status',
-    { summary: 'Ingestion status of every source', querystring: statusQuerySchema },
+    {
+      summary: 'Ingestion status of every source',
+      querystring: statusQuerySchema,
+      response: statusResponseDescription,
+    },
     async (request, reply) => {
       const params = parseStatusParams(queryStringOf(request));
       const [states, catalog] = await Promise.all([
