@@ -1,6 +1,6 @@
-import { readCsvRecords } from '../import/csv-reader.js';
 import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, requireCompleteText, yearChunks } from './adapter.js';
+import { fetchBatch, yearChunks } from './adapter.js';
+import { readCsvTable } from './csv-table.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -65,20 +65,13 @@ export function parseBoeCsv(text: string, source: SourceEntry): Extraction {
   const builder = new ObservationBuilder(source);
   // A range without any rate is answered with an empty body or a header alone.
   if (text.trim() === '') return builder.result();
-  requireCompleteText(text);
-  const records = readCsvRecords(text);
-  const header: string[] = records.next().value?.fields ?? [];
-  if (header[0] !== 'DATE') throw new Error(`CSV header starts with '${header[0]}', not DATE`);
-  for (const record of records) {
-    const fields = record.fields;
-    if (fields.length === 1 && fields[0] === '') continue;
-    if (fields.length !== header.length) {
-      throw new Error(
-        `line ${record.line} has ${fields.length} fields, the header ${header.length}`,
-      );
-    }
+  const table = readCsvTable(text);
+  if (table.header[0] !== 'DATE') {
+    throw new Error(`CSV header starts with '${table.header[0]}', not DATE`);
+  }
+  for (const { fields } of table.rows) {
     const date = isoFromBoe(fields[0]!);
-    header.forEach((series, column) => {
+    table.header.forEach((series, column) => {
       if (column === 0 || fields[column]!.trim() === '') return;
       const code = BOE_SERIES[series];
       if (!code) {

@@ -1,6 +1,6 @@
-import { readCsvRecords } from '../import/csv-reader.js';
 import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, requireCompleteText, yearChunks } from './adapter.js';
+import { fetchBatch, yearChunks } from './adapter.js';
+import { readCsvTable } from './csv-table.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -19,29 +19,15 @@ export function boiUrl(window: FetchWindow): string {
  */
 export function parseBoiCsv(text: string, source: SourceEntry): Extraction {
   const builder = new ObservationBuilder(source);
-  requireCompleteText(text);
-  const records = readCsvRecords(text);
-  const header: string[] = records.next().value?.fields ?? [];
-  const column = (name: string): number => {
-    const index = header.indexOf(name);
-    if (index < 0) throw new Error(`CSV header lacks ${name}`);
-    return index;
-  };
+  const table = readCsvTable(text);
   const [base, counter, unitMult, period, value] = [
-    column('BASE_CURRENCY'),
-    column('COUNTER_CURRENCY'),
-    column('UNIT_MULT'),
-    column('TIME_PERIOD'),
-    column('OBS_VALUE'),
-  ];
-  for (const record of records) {
-    const fields = record.fields;
-    if (fields.length === 1 && fields[0] === '') continue;
-    if (fields.length !== header.length) {
-      throw new Error(
-        `line ${record.line} has ${fields.length} fields, the header ${header.length}`,
-      );
-    }
+    'BASE_CURRENCY',
+    'COUNTER_CURRENCY',
+    'UNIT_MULT',
+    'TIME_PERIOD',
+    'OBS_VALUE',
+  ].map(table.column) as [number, number, number, number, number];
+  for (const { fields } of table.rows) {
     if (fields[counter] !== source.relativeCurrency) {
       builder.drop(
         `${fields[base]}/${fields[counter]} is not quoted in ${source.relativeCurrency}`,

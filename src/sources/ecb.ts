@@ -1,6 +1,6 @@
-import { readCsvRecords } from '../import/csv-reader.js';
 import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, requireCompleteText } from './adapter.js';
+import { fetchBatch } from './adapter.js';
+import { readCsvTable } from './csv-table.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -15,26 +15,16 @@ export function ecbUrl(window: FetchWindow): string {
 
 /** The API's `csvdata` rows (FREQ, CURRENCY, TIME_PERIOD, OBS_VALUE and more): units per EUR. */
 export function parseEcbCsv(text: string, source: SourceEntry): Extraction {
-  requireCompleteText(text);
+  const table = readCsvTable(text);
+  const [currency, period, value] = ['CURRENCY', 'TIME_PERIOD', 'OBS_VALUE'].map(table.column) as [
+    number,
+    number,
+    number,
+  ];
   const builder = new ObservationBuilder(source);
-  const records = readCsvRecords(text);
-  const header: string[] = records.next().value?.fields ?? [];
-  const currency = header.indexOf('CURRENCY');
-  const period = header.indexOf('TIME_PERIOD');
-  const value = header.indexOf('OBS_VALUE');
-  if (currency < 0 || period < 0 || value < 0) {
-    throw new Error('CSV header lacks CURRENCY, TIME_PERIOD or OBS_VALUE');
-  }
-  for (const record of records) {
-    const fields = record.fields;
-    if (fields.length === 1 && fields[0] === '') continue;
-    if (fields.length !== header.length) {
-      throw new Error(
-        `line ${record.line} has ${fields.length} fields, the header ${header.length}`,
-      );
-    }
+  for (const { line, fields } of table.rows) {
     if (fields.every((field) => field === '')) {
-      builder.drop(`line ${record.line} is empty`);
+      builder.drop(`line ${line} is empty`);
       continue;
     }
     builder.add(fields[period]!, fields[currency]!, readDecimal(fields[value]));
