@@ -13,7 +13,7 @@ export interface HttpPolicy {
 }
 
 export const DEFAULT_HTTP_POLICY: HttpPolicy = {
-  timeoutMs: 60_000,
+  timeoutMs: 120_000,
   retries: 3,
   backoffMs: 2_000,
   politenessMs: 500,
