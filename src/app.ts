@@ -34,6 +34,8 @@ export interface AppOptions {
   ingestEnv?: Readonly<Record<string, string | undefined>>;
   /** False when the service runs with --no-ingest: the status endpoint says so. */
   ingesting?: boolean;
+  /** Sources being ingested right now, for the status endpoint. */
+  runningSources?: () => ReadonlySet<string>;
 }
 
 export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
@@ -49,7 +51,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       maxRows: options.queryMaxRows ?? DEFAULT_QUERY_MAX_ROWS,
       maxConcurrent: options.queryMaxConcurrent ?? 2,
     },
-    ingest: { env: options.ingestEnv ?? process.env, enabled: options.ingesting ?? false },
+    ingest: {
+      env: options.ingestEnv ?? process.env,
+      enabled: options.ingesting ?? false,
+      running: options.runningSources ?? (() => new Set()),
+    },
   };
   const app = Fastify({
     logger: options.logger ?? false,

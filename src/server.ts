@@ -16,8 +16,9 @@ export async function serve(config: ServeConfig): Promise<void> {
     queryMaxRows: config.queryMaxRows,
     ingestEnv: process.env,
     ingesting: config.ingest,
+    runningSources: () => scheduler?.runningSources() ?? new Set(),
   });
-  const scheduler = config.ingest
+  const scheduler: IngestScheduler | undefined = config.ingest
     ? new IngestScheduler(store, {
         env: process.env,
         http: config.http,

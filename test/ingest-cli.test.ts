@@ -85,7 +85,10 @@ describe('fxrates ingest and serve with ingestion', () => {
         const body = (await (
           await fetch(`${server.baseUrl}/v1/exchangerate/status`)
         ).json()) as any;
-        return body.sources.every((row: any) => row.state !== 'pending') ? body : undefined;
+        const settled = body.sources.every(
+          (row: any) => !['pending', 'running'].includes(row.state),
+        );
+        return settled ? body : undefined;
       });
       assert.equal(status.ingesting, true);
       for (const row of status.sources) {
@@ -161,6 +164,10 @@ describe('fxrates ingest and serve with ingestion', () => {
         await waitFor('the request to hang', async () =>
           replay.requests.length > requestsBefore ? true : undefined,
         );
+        const status = (await (
+          await fetch(`${server.baseUrl}/v1/exchangerate/status`)
+        ).json()) as any;
+        assert.equal(status.sources.find((row: any) => row.source === 'ecb').state, 'running');
         const started = Date.now();
         server.child.kill('SIGTERM');
         const [code] = (await once(server.child, 'exit')) as [number | null];

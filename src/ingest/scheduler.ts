@@ -37,6 +37,11 @@ export class IngestScheduler {
     for (const source of this.options.sources ?? INGESTIBLE_SOURCES) this.schedule(source, 0);
   }
 
+  /** Sources with a run in progress. */
+  runningSources(): ReadonlySet<string> {
+    return new Set(this.running.keys());
+  }
+
   /** Stops polling, cancels requests in flight and waits for the runs to record their outcome. */
   async stop(): Promise<void> {
     this.abort.abort();

@@ -15,5 +15,7 @@ export interface ServiceContext {
     env: Readonly<Record<string, string | undefined>>;
     /** Whether this process runs the ingestion schedule. */
     enabled: boolean;
+    /** Sources this process is ingesting right now. */
+    running: () => ReadonlySet<string>;
   };
 }

@@ -23,8 +23,9 @@ const COLUMNS = [
 type StatusRow = Record<(typeof COLUMNS)[number], string | number | null>;
 
 /**
- * How ingestion of each source is going: `ok` (last attempt succeeded), `failing` (it did not;
- * `last_error` says why), `idle` (cannot run here, e.g. no API key), `pending` (never attempted).
+ * How ingestion of each source is going: `running` (a run is in progress; the other fields tell
+ * how the previous one went), `ok` (last attempt succeeded), `failing` (it did not; `last_error`
+ * says why), `idle` (cannot run here, e.g. no API key), `pending` (never attempted).
  */
 export function statusRoutes(app: FastifyInstance, context: ServiceContext): void {
   readOnlyEndpoint(
@@ -41,6 +42,7 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
         context.store.ingestStates(),
         context.store.catalog(),
       ]);
+      const running = context.ingest.running();
       const rows: StatusRow[] = INGESTIBLE_SOURCES.map((source) => {
         const state = states.get(source.key);
         const holdings = catalog.get(source.key);
@@ -49,11 +51,13 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
           source: source.key,
           state: idle
             ? 'idle'
-            : !state?.lastAttempt
-              ? 'pending'
-              : state.lastError
-                ? 'failing'
-                : 'ok',
+            : running.has(source.key)
+              ? 'running'
+              : !state?.lastAttempt
+                ? 'pending'
+                : state.lastError
+                  ? 'failing'
+                  : 'ok',
           last_attempt: state?.lastAttempt?.toISOString() ?? null,
           last_success: state?.lastSuccess?.toISOString() ?? null,
           last_error: idle ?? state?.lastError ?? null,
