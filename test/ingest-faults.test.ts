@@ -240,4 +240,34 @@ describe('a failing publisher', { skip }, () => {
     assert.equal(replay.requests.length - requestsBefore, 56);
     assert.equal((await service.store.catalog()).get('cbr')!.observations, 228);
   });
+
+  test('a backfill walking month by month keeps the months it finished when a later one fails', async () => {
+    const march = '/external/np/fin/data/rms_mth.aspx?SelectDate=2026-03-31&reportType=';
+    // January and February answer with the March report (any report parses); March fails.
+    replay.intercept = (target) => {
+      if (!target.startsWith('/external/np/fin/data/rms_mth.aspx')) return undefined;
+      if (target.startsWith(march)) return { status: 400, headers: {}, body: Buffer.from('bad') };
+      return replay.recorded(`${march}${target.includes('REP') ? 'REP' : 'SDRCV'}&tsvflag=Y`);
+    };
+    await service.store.saveIngestState({
+      source: 'imf',
+      lastAttempt: null,
+      lastSuccess: null,
+      lastError: null,
+      completeThrough: '2026-01-15',
+      lastRunStored: 0,
+      lastRunDropped: 0,
+    });
+    const report = await ingestSource(service.store, findSource('imf')!, {
+      env: replay.env(['imf']),
+      http: { politenessMs: 0, retries: 0 },
+      now: () => new Date('2026-03-31T22:00:00Z'),
+    });
+    assert.deepEqual(report.window, { from: '2026-01-15', to: '2026-03-31' });
+    assert.match(report.error ?? '', /SelectDate=2026-03-31&reportType=REP.*HTTP 400/);
+    assert.equal(report.requests, 4);
+    const state = (await service.store.ingestStates()).get('imf')!;
+    assert.equal(state.completeThrough, '2026-02-28');
+    assert.equal((await status('imf')).complete_through, '2026-02-28');
+  });
 });

@@ -134,6 +134,13 @@ export async function ingestSource(
     for await (const batch of adapter.fetch(plan.window, { source, http, env: options.env })) {
       report.requests++;
       report.stored += await store.writeObservations(batch.observations);
+      if (
+        plan.continuous &&
+        batch.completeThrough &&
+        batch.completeThrough > (state.completeThrough ?? '')
+      ) {
+        state.completeThrough = batch.completeThrough;
+      }
       report.dropped += batch.dropped;
       for (const reason of batch.dropReasons) {
         if (report.dropReasons.length < 5) report.dropReasons.push(reason);

@@ -13,6 +13,16 @@ export interface FetchWindow {
 /** The observations of one response; the store writes each batch in one transaction. */
 export interface Batch extends Extraction {
   url: string;
+  /**
+   * Set by adapters that walk a window in date order: with this batch, every request for dates
+   * up to here has succeeded, so a later run need not fetch them again even if this one fails.
+   */
+  completeThrough?: string;
+}
+
+/** Marks a batch as the last one for dates up to `date` (see Batch.completeThrough). */
+export function completing(batch: Batch, date: string): Batch {
+  return { ...batch, completeThrough: date };
 }
 
 export interface AdapterContext {

@@ -1,5 +1,5 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, parseJson, yearChunks } from './adapter.js';
+import { completing, fetchBatch, parseJson, yearChunks } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -63,9 +63,11 @@ export const bcbAdapter: SourceAdapter = {
   async *fetch(window, context) {
     for (const chunk of yearChunks(window)) {
       for (const currency of BCB_CURRENCIES) {
-        yield await fetchBatch(context, bcbUrl(currency, chunk), (text) =>
+        const batch = await fetchBatch(context, bcbUrl(currency, chunk), (text) =>
           parseBcbJson(text, currency, context.source),
         );
+        // The year is complete once its last currency is in.
+        yield currency === BCB_CURRENCIES.at(-1) ? completing(batch, chunk.to) : batch;
       }
     }
   },

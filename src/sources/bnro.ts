@@ -1,5 +1,5 @@
 import type { SourceAdapter } from './adapter.js';
-import { fetchBatch, requireXmlRoot, xmlAttribute } from './adapter.js';
+import { completing, fetchBatch, requireXmlRoot, xmlAttribute } from './adapter.js';
 import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
@@ -38,7 +38,10 @@ export const bnroAdapter: SourceAdapter = {
   async *fetch(window, context) {
     const first = Math.max(BNRO_FIRST_YEAR, Number(window.from.slice(0, 4)));
     for (let year = first; year <= Number(window.to.slice(0, 4)); year++) {
-      yield await fetchBatch(context, bnroUrl(year), (text) => parseBnroXml(text, context.source));
+      const batch = await fetchBatch(context, bnroUrl(year), (text) =>
+        parseBnroXml(text, context.source),
+      );
+      yield completing(batch, `${year}-12-31` < window.to ? `${year}-12-31` : window.to);
     }
   },
 };

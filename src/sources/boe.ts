@@ -1,5 +1,5 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, yearChunks } from './adapter.js';
+import { completing, fetchBatch, yearChunks } from './adapter.js';
 import { readCsvTable } from './csv-table.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
@@ -88,7 +88,10 @@ export const boeAdapter: SourceAdapter = {
   key: 'boe',
   async *fetch(window, context) {
     for (const chunk of yearChunks(window)) {
-      yield await fetchBatch(context, boeUrl(chunk), (text) => parseBoeCsv(text, context.source));
+      const batch = await fetchBatch(context, boeUrl(chunk), (text) =>
+        parseBoeCsv(text, context.source),
+      );
+      yield completing(batch, chunk.to);
     }
   },
 };

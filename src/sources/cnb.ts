@@ -1,5 +1,5 @@
 import type { SourceAdapter } from './adapter.js';
-import { fetchBatch, parseJson } from './adapter.js';
+import { completing, fetchBatch, parseJson } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -37,7 +37,10 @@ export const cnbAdapter: SourceAdapter = {
   async *fetch(window, context) {
     const first = Math.max(CNB_FIRST_YEAR, Number(window.from.slice(0, 4)));
     for (let year = first; year <= Number(window.to.slice(0, 4)); year++) {
-      yield await fetchBatch(context, cnbUrl(year), (text) => parseCnbJson(text, context.source));
+      const batch = await fetchBatch(context, cnbUrl(year), (text) =>
+        parseCnbJson(text, context.source),
+      );
+      yield completing(batch, `${year}-12-31` < window.to ? `${year}-12-31` : window.to);
     }
   },
 };

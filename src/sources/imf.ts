@@ -1,5 +1,5 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, monthEnds } from './adapter.js';
+import { completing, fetchBatch, monthEnds } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -164,11 +164,11 @@ export const imfAdapter: SourceAdapter = {
   key: 'imf',
   async *fetch(window: FetchWindow, context) {
     for (const monthEnd of monthEnds(window)) {
-      for (const report of ['REP', 'SDRCV'] as const) {
-        yield await fetchBatch(context, imfUrl(monthEnd, report), (text) =>
-          parseImfReport(text, report, context.source),
-        );
-      }
+      const parse = (report: ImfReport) => (text: string) =>
+        parseImfReport(text, report, context.source);
+      yield await fetchBatch(context, imfUrl(monthEnd, 'REP'), parse('REP'));
+      const sdr = await fetchBatch(context, imfUrl(monthEnd, 'SDRCV'), parse('SDRCV'));
+      yield completing(sdr, monthEnd < window.to ? monthEnd : window.to);
     }
   },
 };

@@ -1,5 +1,5 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, parseJson, windowChunks } from './adapter.js';
+import { completing, fetchBatch, parseJson, windowChunks } from './adapter.js';
 import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
@@ -63,12 +63,13 @@ export const nbpAdapter: SourceAdapter = {
           EMPTY_ON_404,
         );
       }
-      yield await fetchBatch(
+      const gold = await fetchBatch(
         context,
         nbpGoldUrl(chunk),
         (text) => parseNbpGold(text, source),
         EMPTY_ON_404,
       );
+      yield completing(gold, chunk.to);
     }
   },
 };

@@ -1,5 +1,5 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, parseJson, windowChunks } from './adapter.js';
+import { completing, fetchBatch, parseJson, windowChunks } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -41,7 +41,10 @@ export const nbuAdapter: SourceAdapter = {
   async *fetch(window, context) {
     // About 45 currencies a day: a year is some 16,000 records, a comfortable answer.
     for (const chunk of windowChunks(window, 366)) {
-      yield await fetchBatch(context, nbuUrl(chunk), (text) => parseNbuJson(text, context.source));
+      const batch = await fetchBatch(context, nbuUrl(chunk), (text) =>
+        parseNbuJson(text, context.source),
+      );
+      yield completing(batch, chunk.to);
     }
   },
 };
