@@ -17,6 +17,12 @@ export function isCalendarDate(text: string): boolean {
   return day <= daysInMonth(year, month);
 }
 
+/** YYYY-MM-DD of the last day of a month (1-12). */
+export function lastDayOfMonth(year: number, month: number): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${String(year).padStart(4, '0')}-${pad(month)}-${pad(daysInMonth(year, month))}`;
+}
+
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;

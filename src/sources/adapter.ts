@@ -1,4 +1,4 @@
-import { addDays } from '../dates.js';
+import { addDays, lastDayOfMonth } from '../dates.js';
 import type { GetOptions, SourceHttp } from './http-client.js';
 import { FetchError } from './http-client.js';
 import type { Extraction } from './observation-builder.js';
@@ -150,9 +150,4 @@ export function monthEnds(window: FetchWindow): string[] {
     if (month === 13) [year, month] = [year + 1, 1];
   }
   return ends;
-}
-
-export function lastDayOfMonth(year: number, month: number): string {
-  const day = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

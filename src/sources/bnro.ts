@@ -1,5 +1,5 @@
 import type { SourceAdapter } from './adapter.js';
-import { completing, fetchBatch, requireXmlRoot, xmlAttribute } from './adapter.js';
+import { completing, fetchBatch, requireXmlRoot, xmlAttribute, yearChunks } from './adapter.js';
 import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
@@ -9,8 +9,6 @@ import type { SourceEntry } from './registry.js';
 export function bnroUrl(year: number): string {
   return `https://curs.bnr.ro/files/xml/years/nbrfxrates${year}.xml`;
 }
-
-export const BNRO_FIRST_YEAR = 2005;
 
 /**
  * BNR's XML: `<Cube date>` holding `<Rate currency [multiplier]>` elements, RON per unit or per
@@ -36,12 +34,14 @@ export function parseBnroXml(text: string, source: SourceEntry): Extraction {
 export const bnroAdapter: SourceAdapter = {
   key: 'bnro',
   async *fetch(window, context) {
-    const first = Math.max(BNRO_FIRST_YEAR, Number(window.from.slice(0, 4)));
-    for (let year = first; year <= Number(window.to.slice(0, 4)); year++) {
-      const batch = await fetchBatch(context, bnroUrl(year), (text) =>
+    // The publisher has no file for years before its history starts.
+    const start = context.source.historyStart;
+    const from = window.from > start ? window.from : start;
+    for (const chunk of yearChunks({ from, to: window.to })) {
+      const batch = await fetchBatch(context, bnroUrl(Number(chunk.from.slice(0, 4))), (text) =>
         parseBnroXml(text, context.source),
       );
-      yield completing(batch, `${year}-12-31` < window.to ? `${year}-12-31` : window.to);
+      yield completing(batch, chunk.to);
     }
   },
 };

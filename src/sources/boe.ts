@@ -1,6 +1,7 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, yearChunks } from './adapter.js';
 import { readCsvTable } from './csv-table.js';
+import { isoFromEnglish, monthAbbreviation } from './publisher-dates.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -37,11 +38,10 @@ export const BOE_SERIES: Readonly<Record<string, string>> = {
   XUDLZOS4: 'RON',
 };
 
-const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
-
+/** Request dates like '17/Mar/2026'. */
 function boeDate(date: string): string {
   const [year, month, day] = date.split('-');
-  return `${day}/${MONTHS[Number(month) - 1]}/${year}`;
+  return `${day}/${monthAbbreviation(Number(month))}/${year}`;
 }
 
 export function boeUrl(window: FetchWindow): string {
@@ -52,19 +52,15 @@ export function boeUrl(window: FetchWindow): string {
   );
 }
 
-/** Dates like '17 Mar 2026'. */
+/** Answer dates like '17 Mar 2026'. */
 function isoFromBoe(text: string): string {
-  const match = /^(\d{1,2}) ([A-Za-z]{3}) (\d{4})$/.exec(text.trim());
-  const month = match ? MONTHS.indexOf(match[2]!) + 1 : 0;
-  if (!match || month === 0) return text;
-  return `${match[3]}-${String(month).padStart(2, '0')}-${match[1]!.padStart(2, '0')}`;
+  const [day = '', month = '', year = ''] = text.trim().split(' ');
+  return isoFromEnglish(day, month, year) ?? text;
 }
 
 /** The database's CSV: `DATE` then one column per series code; empty cells are days without a rate. */
 export function parseBoeCsv(text: string, source: SourceEntry): Extraction {
   const builder = new ObservationBuilder(source);
-  // A range without any rate is answered with an empty body or a header alone.
-  if (text.trim() === '') return builder.result();
   const table = readCsvTable(text);
   if (table.header[0] !== 'DATE') {
     throw new Error(`CSV header starts with '${table.header[0]}', not DATE`);

@@ -3,6 +3,7 @@ import { fetchBatch, requireXmlRoot, xmlAttribute, xmlChildText } from './adapte
 import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { isoFromDotted } from './publisher-dates.js';
 import type { SourceEntry } from './registry.js';
 
 const SCRIPTS = 'https://www.cbr.ru/scripts';
@@ -23,12 +24,6 @@ export function cbrMetalsUrl(window: FetchWindow): string {
   return `${SCRIPTS}/xml_metall.asp?date_req1=${ruDate(window.from)}&date_req2=${ruDate(window.to)}`;
 }
 
-/** dd.mm.yyyy to YYYY-MM-DD. */
-function isoFromRu(text: string | undefined): string {
-  const match = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(text ?? '');
-  return match ? `${match[3]}-${match[2]}-${match[1]}` : String(text);
-}
-
 export interface CbrDaily extends Extraction {
   /** The bank's internal id of every currency it quotes today, for the history requests. */
   currencies: { id: string; code: string }[];
@@ -41,7 +36,7 @@ export interface CbrDaily extends Extraction {
 export function parseCbrDaily(text: string, source: SourceEntry): CbrDaily {
   requireXmlRoot(text, 'ValCurs');
   const builder = new ObservationBuilder(source);
-  const date = isoFromRu(xmlAttribute(/<ValCurs\s[^>]*>/.exec(text)?.[0] ?? '', 'Date'));
+  const date = isoFromDotted(xmlAttribute(/<ValCurs\s[^>]*>/.exec(text)?.[0] ?? '', 'Date'));
   const currencies: CbrDaily['currencies'] = [];
   for (const valute of text.matchAll(/<Valute\s[^>]*>[\s\S]*?<\/Valute>/g)) {
     const code = xmlChildText(valute[0], 'CharCode') ?? '';
@@ -63,7 +58,7 @@ export function parseCbrDynamic(text: string, code: string, source: SourceEntry)
   const builder = new ObservationBuilder(source);
   for (const record of text.matchAll(/<Record\s[^>]*>[\s\S]*?<\/Record>/g)) {
     builder.addPrice(
-      isoFromRu(xmlAttribute(record[0], 'Date')),
+      isoFromDotted(xmlAttribute(record[0], 'Date')),
       code,
       readDecimal(xmlChildText(record[0], 'Value'), true),
       readDecimal(xmlChildText(record[0], 'Nominal')),
@@ -80,7 +75,7 @@ export function parseCbrMetals(text: string, source: SourceEntry): Extraction {
   const builder = new ObservationBuilder(source);
   for (const record of text.matchAll(/<Record\s[^>]*>[\s\S]*?<\/Record>/g)) {
     const code = METAL_CODES[xmlAttribute(record[0], 'Code') ?? ''];
-    const date = isoFromRu(xmlAttribute(record[0], 'Date'));
+    const date = isoFromDotted(xmlAttribute(record[0], 'Date'));
     if (!code) {
       builder.drop(`unknown metal code ${xmlAttribute(record[0], 'Code')}`);
       continue;

@@ -1,5 +1,5 @@
 import type { SourceAdapter } from './adapter.js';
-import { completing, fetchBatch, parseJson } from './adapter.js';
+import { completing, fetchBatch, parseJson, yearChunks } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -8,8 +8,6 @@ import type { SourceEntry } from './registry.js';
 export function cnbUrl(year: number): string {
   return `https://api.cnb.cz/cnbapi/exrates/daily-year?lang=EN&year=${year}`;
 }
-
-export const CNB_FIRST_YEAR = 1991;
 
 /** `rates[]`: CZK per `amount` units of `currencyCode` (100 for JPY, 1000 for IDR) on `validFor`. */
 export function parseCnbJson(text: string, source: SourceEntry): Extraction {
@@ -35,12 +33,14 @@ export function parseCnbJson(text: string, source: SourceEntry): Extraction {
 export const cnbAdapter: SourceAdapter = {
   key: 'cnb',
   async *fetch(window, context) {
-    const first = Math.max(CNB_FIRST_YEAR, Number(window.from.slice(0, 4)));
-    for (let year = first; year <= Number(window.to.slice(0, 4)); year++) {
-      const batch = await fetchBatch(context, cnbUrl(year), (text) =>
+    // The publisher has no file for years before its history starts.
+    const start = context.source.historyStart;
+    const from = window.from > start ? window.from : start;
+    for (const chunk of yearChunks({ from, to: window.to })) {
+      const batch = await fetchBatch(context, cnbUrl(Number(chunk.from.slice(0, 4))), (text) =>
         parseCnbJson(text, context.source),
       );
-      yield completing(batch, `${year}-12-31` < window.to ? `${year}-12-31` : window.to);
+      yield completing(batch, chunk.to);
     }
   },
 };

@@ -2,6 +2,7 @@ import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, monthEnds } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { isoFromEnglish } from './publisher-dates.js';
 import type { SourceEntry } from './registry.js';
 
 const REPORT_URL = 'https://www.imf.org/external/np/fin/data/rms_mth.aspx';
@@ -88,11 +89,6 @@ const NAME_TO_CODE: Record<string, string> = {
   'zambian kwacha': 'ZMW',
 };
 
-const MONTHS =
-  'january february march april may june july august september october november december'.split(
-    ' ',
-  );
-
 export type ImfReport = 'REP' | 'SDRCV';
 
 /** One month's report; the IMF wants the month's last day even while the month is running. */
@@ -100,11 +96,12 @@ export function imfUrl(monthEnd: string, report: ImfReport): string {
   return `${REPORT_URL}?SelectDate=${monthEnd}&reportType=${report}&tsvflag=Y`;
 }
 
+/** Column headers like 'March 02, 2026'. */
 function headerDate(text: string): string {
   const match = /^([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})$/.exec(text.trim());
-  const month = match ? MONTHS.indexOf(match[1]!.toLowerCase()) + 1 : 0;
-  if (!match || month === 0) throw new Error(`column header '${text}' is not a date`);
-  return `${match[3]}-${String(month).padStart(2, '0')}-${match[2]!.padStart(2, '0')}`;
+  const date = match ? isoFromEnglish(match[2]!, match[1]!, match[3]!) : undefined;
+  if (!date) throw new Error(`column header '${text}' is not a date`);
+  return date;
 }
 
 /**

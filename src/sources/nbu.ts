@@ -2,6 +2,7 @@ import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, parseJson, windowChunks } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { isoFromDotted } from './publisher-dates.js';
 import type { SourceEntry } from './registry.js';
 
 const EXCHANGE_URL = 'https://bank.gov.ua/NBU_Exchange/exchange_site';
@@ -28,8 +29,7 @@ export function parseNbuJson(text: string, source: SourceEntry): Extraction {
   if (!Array.isArray(records)) throw new Error('expected a JSON array of rates');
   const builder = new ObservationBuilder(source);
   for (const record of records as NbuRecord[]) {
-    const match = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(record.exchangedate ?? '');
-    const date = match ? `${match[3]}-${match[2]}-${match[1]}` : String(record.exchangedate);
+    const date = isoFromDotted(record.exchangedate);
     const units = record.units === undefined ? 1 : readDecimal(record.units);
     builder.addPrice(date, String(record.cc ?? ''), readDecimal(record.rate), units);
   }

@@ -3,6 +3,7 @@ import type { SourceAdapter } from './adapter.js';
 import { fetchBatch, requireCompleteText } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { isoFromEnglish } from './publisher-dates.js';
 import type { SourceEntry } from './registry.js';
 
 /** F11.1: every daily rate since 2023 in one file, units of the currency per AUD. */
@@ -11,14 +12,10 @@ export const RBA_URL = 'https://www.rba.gov.au/statistics/tables/csv/f11.1-data.
 /** The RBA labels the SDR by its common name rather than its ISO code. */
 const UNIT_TO_CODE: Record<string, string> = { SDR: 'XDR' };
 
-const MONTHS = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
-
-/** Dates like '03-Jan-2023'. */
+/** Dates like '03-Jan-2023'; undefined for the preamble's labels. */
 function isoFromRba(text: string): string | undefined {
   const match = /^(\d{2})-([A-Za-z]{3})-(\d{4})$/.exec(text.trim());
-  const month = match ? MONTHS.indexOf(match[2]!) + 1 : 0;
-  if (!match || month === 0) return undefined;
-  return `${match[3]}-${String(month).padStart(2, '0')}-${match[1]}`;
+  return match ? isoFromEnglish(match[1]!, match[2]!, match[3]!) : undefined;
 }
 
 /**

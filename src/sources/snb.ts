@@ -1,5 +1,6 @@
 import type { SourceAdapter } from './adapter.js';
-import { fetchBatch, lastDayOfMonth, parseJson } from './adapter.js';
+import { lastDayOfMonth } from '../dates.js';
+import { fetchBatch, parseJson } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
