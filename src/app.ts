@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import { constants as zlib } from 'node:zlib';
 import { utcDateOf } from './dates.js';
+import type { Env } from './env.js';
 import { HttpProblem } from './errors.js';
 import { errorText, type ErrorFormat } from './format/document-writers.js';
 import { catalogRoutes } from './routes/catalog.js';
@@ -31,7 +32,7 @@ export interface AppOptions {
   queryMaxRows?: number;
   queryMaxConcurrent?: number;
   /** Environment of ingestion (API keys), for the status endpoint; defaults to process.env. */
-  ingestEnv?: Readonly<Record<string, string | undefined>>;
+  ingestEnv?: Env;
   /** False when the service runs with --no-ingest: the status endpoint says so. */
   ingesting?: boolean;
   /** Sources being ingested right now, for the status endpoint. */

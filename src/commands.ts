@@ -1,6 +1,7 @@
+import type { Env } from './env.js';
 import { UsageError, importConfig, ingestConfig, serveConfig } from './config.js';
-import { findSource } from './sources/registry.js';
-import { INGESTIBLE_SOURCES, ingestSource } from './ingest/ingest-source.js';
+import { SOURCES, findSource } from './sources/registry.js';
+import { ingestSource } from './ingest/ingest-source.js';
 import { ImportError, importFile } from './import/import-file.js';
 import { serve } from './server.js';
 import { DuckDBStore } from './store/duckdb/duckdb-store.js';
@@ -23,10 +24,7 @@ Usage:
 `;
 
 /** Runs one command line; returns the process exit code. */
-export async function main(
-  args: string[],
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<number> {
+export async function main(args: string[], env: Env): Promise<number> {
   const [command, ...rest] = args;
   try {
     switch (command) {
@@ -60,10 +58,7 @@ export async function main(
   }
 }
 
-async function runImport(
-  args: string[],
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<number> {
+async function runImport(args: string[], env: Env): Promise<number> {
   const config = importConfig(args, env);
   const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
   let failures = 0;
@@ -95,13 +90,10 @@ async function runImport(
   return failures > 0 ? 1 : 0;
 }
 
-async function runIngest(
-  args: string[],
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<number> {
+async function runIngest(args: string[], env: Env): Promise<number> {
   const config = ingestConfig(args, env);
   const sources =
-    config.sources.length > 0 ? config.sources.map((key) => findSource(key)!) : INGESTIBLE_SOURCES;
+    config.sources.length > 0 ? config.sources.map((key) => findSource(key)!) : SOURCES;
   const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
   let failures = 0;
   try {

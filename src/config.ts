@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_QUERY_MAX_ROWS, DEFAULT_QUERY_TIMEOUT_MS } from './app.js';
 import { isCalendarDate } from './dates.js';
+import type { Env } from './env.js';
 import type { HttpPolicy } from './sources/http-client.js';
 import { findSource } from './sources/registry.js';
 import { DEFAULT_MEMORY_LIMIT } from './store/duckdb/duckdb-store.js';
@@ -36,7 +37,6 @@ export interface ImportConfig {
 }
 
 export const DEFAULT_DB = './data/fxrates.duckdb';
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** `fxrates serve` settings: flags win over environment variables, which win over defaults. */
 export function serveConfig(args: string[], env: Env): ServeConfig {

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { addDays, isCalendarDate, timeZoneOffsetMs, zonedTimeToUtc } from '../src/dates.js';
 import { formatRate } from '../src/format/rate-number.js';
+import { ADAPTERS } from '../src/sources/adapters.js';
 import { CsvSyntaxError, readCsvRecords } from '../src/import/csv-reader.js';
 import {
   ALL_ENDPOINT_SOURCE_ORDER,
@@ -177,6 +178,10 @@ describe('source registry', () => {
       'cnb',
       'fred',
     ]);
+  });
+
+  test('every registered source has an adapter, and every adapter a registered source', () => {
+    assert.deepEqual([...ADAPTERS.keys()].sort(), SOURCES.map((s) => s.key).sort());
   });
 
   test('is_dst agrees with each time zone: the UTC time of the fixing moves during the year', () => {

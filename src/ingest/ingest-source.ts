@@ -1,13 +1,11 @@
 import { utcDateOf } from '../dates.js';
-import type { FetchWindow, SourceAdapter } from '../sources/adapter.js';
-import { ADAPTERS } from '../sources/adapters.js';
+import type { Env } from '../env.js';
+import type { FetchWindow } from '../sources/adapter.js';
+import { adapterOf } from '../sources/adapters.js';
 import type { HttpPolicy } from '../sources/http-client.js';
 import { DEFAULT_HTTP_POLICY, SourceHttp } from '../sources/http-client.js';
 import type { SourceEntry } from '../sources/registry.js';
-import { SOURCES } from '../sources/registry.js';
 import type { IngestState, Store } from '../store/store.js';
-
-export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface IngestOptions {
   /** Explicit dates to request; without them the run continues from what is stored. */
@@ -46,17 +44,6 @@ export function originOverride(source: SourceEntry, env: Env): string | undefine
   }
   return url.origin;
 }
-
-/** Every registered source's adapter, in default precedence order. */
-export function adapterOf(source: SourceEntry): SourceAdapter {
-  const adapter = ADAPTERS.get(source.key);
-  if (!adapter) throw new Error(`no adapter for source ${source.key}`);
-  return adapter;
-}
-
-export const INGESTIBLE_SOURCES: readonly SourceEntry[] = SOURCES.filter((source) =>
-  ADAPTERS.has(source.key),
-);
 
 /**
  * The dates a run requests. Explicit dates win; otherwise a source that never completed a run

@@ -1,8 +1,9 @@
 import type { HttpPolicy } from '../sources/http-client.js';
-import type { SourceEntry } from '../sources/registry.js';
+import { SOURCES, type SourceEntry } from '../sources/registry.js';
 import type { Store } from '../store/store.js';
-import type { Env, IngestReport } from './ingest-source.js';
-import { INGESTIBLE_SOURCES, ingestSource } from './ingest-source.js';
+import type { Env } from '../env.js';
+import type { IngestReport } from './ingest-source.js';
+import { ingestSource } from './ingest-source.js';
 import { nextPollAfter, retryDelayMs } from './schedule.js';
 
 export interface SchedulerLogger {
@@ -14,7 +15,6 @@ export interface SchedulerOptions {
   env: Env;
   logger: SchedulerLogger;
   http?: Partial<HttpPolicy>;
-  sources?: readonly SourceEntry[];
 }
 
 /**
@@ -34,7 +34,7 @@ export class IngestScheduler {
   ) {}
 
   start(): void {
-    for (const source of this.options.sources ?? INGESTIBLE_SOURCES) this.schedule(source, 0);
+    for (const source of SOURCES) this.schedule(source, 0);
   }
 
   /** Sources with a run in progress. */

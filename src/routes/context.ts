@@ -1,3 +1,4 @@
+import type { Env } from '../env.js';
 import type { Store } from '../store/store.js';
 
 /** What every route needs from the running service. */
@@ -12,7 +13,7 @@ export interface ServiceContext {
     maxConcurrent: number;
   };
   ingest: {
-    env: Readonly<Record<string, string | undefined>>;
+    env: Env;
     /** Whether this process runs the ingestion schedule. */
     enabled: boolean;
     /** Sources this process is ingesting right now. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { csvText, jsonText } from '../format/document-writers.js';
-import { INGESTIBLE_SOURCES, adapterOf } from '../ingest/ingest-source.js';
+import { adapterOf } from '../sources/adapters.js';
+import { SOURCES } from '../sources/registry.js';
 import { parseStatusParams } from '../params/status-params.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
@@ -43,7 +44,7 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
         context.store.catalog(),
       ]);
       const running = context.ingest.running();
-      const rows: StatusRow[] = INGESTIBLE_SOURCES.map((source) => {
+      const rows: StatusRow[] = SOURCES.map((source) => {
         const state = states.get(source.key);
         const holdings = catalog.get(source.key);
         const idle = adapterOf(source).idleReason?.(context.ingest.env);

@@ -1,4 +1,5 @@
 import { addDays, lastDayOfMonth } from '../dates.js';
+import type { Env } from '../env.js';
 import type { GetOptions, SourceHttp } from './http-client.js';
 import { FetchError } from './http-client.js';
 import type { Extraction } from './observation-builder.js';
@@ -29,7 +30,7 @@ export interface AdapterContext {
   source: SourceEntry;
   http: SourceHttp;
   /** Credentials some publishers require (FRED's API key), from the environment. */
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
 }
 
 /**
@@ -39,7 +40,7 @@ export interface AdapterContext {
 export interface SourceAdapter {
   readonly key: string;
   /** Why the adapter cannot run in this environment (a missing API key), or undefined. */
-  idleReason?(env: Readonly<Record<string, string | undefined>>): string | undefined;
+  idleReason?(env: Env): string | undefined;
   /**
    * Yields one batch per response covering at least `window`. A response may hold more than the
    * window (publishers send whole years or whole histories); all of it is kept.
@@ -54,22 +55,17 @@ export class PublisherFormatError extends FetchError {
   }
 }
 
-/** Fetches one URL and parses it; a body that cannot be read fails with the URL and the reason. */
-export async function fetchBatch(
+/**
+ * Fetches one URL and parses it; a body that cannot be read fails with the URL and the reason.
+ * Whatever else the parser returns (the Bank of Russia's currency ids) comes back too.
+ */
+export async function fetchBatch<T extends Extraction>(
   context: AdapterContext,
   url: string,
-  parse: (text: string) => Extraction,
+  parse: (text: string) => T,
   options: GetOptions = {},
-): Promise<Batch> {
-  let fetched;
-  try {
-    fetched = await context.http.getText(url, options);
-  } catch (error) {
-    if (options.notFoundMeansEmpty && error instanceof FetchError && error.status === 404) {
-      return { url: context.http.target(url), observations: [], dropped: 0, dropReasons: [] };
-    }
-    throw error;
-  }
+): Promise<T & Batch> {
+  const fetched = await context.http.getText(url, options);
   if (/^\s*<(!doctype\s+html|html[\s>])/i.test(fetched.text)) {
     throw new PublisherFormatError(`${fetched.url}: received an HTML page instead of data`);
   }

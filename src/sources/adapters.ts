@@ -14,6 +14,7 @@ import { imfAdapter } from './imf.js';
 import { nbpAdapter } from './nbp.js';
 import { nbuAdapter } from './nbu.js';
 import { rbaAdapter } from './rba.js';
+import type { SourceEntry } from './registry.js';
 import { snbAdapter } from './snb.js';
 
 /** The adapter of every registered source, by key. */
@@ -37,3 +38,10 @@ export const ADAPTERS: ReadonlyMap<string, SourceAdapter> = new Map(
     fredAdapter,
   ].map((adapter) => [adapter.key, adapter]),
 );
+
+/** The adapter of a registered source; every source in the registry has one. */
+export function adapterOf(source: SourceEntry): SourceAdapter {
+  const adapter = ADAPTERS.get(source.key);
+  if (!adapter) throw new Error(`no adapter for source ${source.key}`);
+  return adapter;
+}

@@ -91,27 +91,20 @@ export const cbrAdapter: SourceAdapter = {
   key: 'cbr',
   async *fetch(window, context) {
     const source = context.source;
-    let currencies: CbrDaily['currencies'] = [];
-    yield await fetchBatch(
+    const options = { charsets: CHARSETS };
+    // Today's file names the currencies (by the bank's ids) whose history is then requested.
+    const daily = await fetchBatch(
       context,
       CBR_DAILY_URL,
-      (text) => {
-        const daily = parseCbrDaily(text, source);
-        currencies = daily.currencies;
-        return daily;
-      },
-      { charsets: CHARSETS },
+      (text) => parseCbrDaily(text, source),
+      options,
     );
-    for (const { id, code } of currencies) {
-      yield await fetchBatch(
-        context,
-        cbrDynamicUrl(id, window),
-        (text) => parseCbrDynamic(text, code, source),
-        { charsets: CHARSETS },
-      );
+    yield daily;
+    for (const { id, code } of daily.currencies) {
+      const url = cbrDynamicUrl(id, window);
+      yield await fetchBatch(context, url, (text) => parseCbrDynamic(text, code, source), options);
     }
-    yield await fetchBatch(context, cbrMetalsUrl(window), (text) => parseCbrMetals(text, source), {
-      charsets: CHARSETS,
-    });
+    const metals = cbrMetalsUrl(window);
+    yield await fetchBatch(context, metals, (text) => parseCbrMetals(text, source), options);
   },
 };

@@ -30,6 +30,8 @@ export class FetchError extends Error {
     readonly retryable: boolean,
     /** HTTP status of the answer, when there was one. */
     readonly status?: number,
+    /** How long the publisher asked us to wait (Retry-After), capped. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -41,8 +43,6 @@ export interface FetchedText {
 }
 
 export interface GetOptions {
-  /** The publisher answers 404 for a range without data: that is an empty answer, not a failure. */
-  notFoundMeansEmpty?: boolean;
   /** Charsets the publisher sends; a response declaring another one is refused. First is the default. */
   charsets?: readonly string[];
 }
@@ -83,16 +83,16 @@ export class SourceHttp {
           if (attempt > 0) failure.message += ` (after ${attempt + 1} attempts)`;
           throw failure;
         }
-        const wait = (failure as RetryLater).retryAfterMs ?? this.policy.backoffMs * 2 ** attempt;
+        const wait = failure.retryAfterMs ?? this.policy.backoffMs * 2 ** attempt;
         attempt++;
-        await sleep(wait);
+        await sleep(wait, this.signal);
       }
     }
   }
 
   private async waitPoliteness(): Promise<void> {
     const wait = this.lastRequestAt + this.policy.politenessMs - Date.now();
-    if (wait > 0) await sleep(wait);
+    if (wait > 0) await sleep(wait, this.signal);
     this.lastRequestAt = Date.now();
   }
 
@@ -108,16 +108,17 @@ export class SourceHttp {
       await response.body?.cancel().catch(() => undefined);
       const message = `${target}: HTTP ${response.status} ${response.statusText}`.trimEnd();
       const retryable = response.status === 429 || response.status >= 500;
-      const error = new FetchError(message, retryable, response.status) as RetryLater;
-      error.retryAfterMs = retryAfterMs(response.headers.get('retry-after'));
-      throw error;
+      throw new FetchError(
+        message,
+        retryable,
+        response.status,
+        retryAfterMs(response.headers.get('retry-after')),
+      );
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
     return decodeBody(target, bytes, response.headers.get('content-type'), options.charsets);
   }
 }
-
-type RetryLater = FetchError & { retryAfterMs?: number };
 
 /**
  * Text of a response body. The charset comes from Content-Type, else the source's usual one;
@@ -172,6 +173,15 @@ function describeNetworkError(error: unknown): string {
   return String(error);
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts (the service is shutting down). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
 }

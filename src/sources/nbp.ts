@@ -1,6 +1,7 @@
-import type { FetchWindow, SourceAdapter } from './adapter.js';
+import type { AdapterContext, Batch, FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, parseJson, windowChunks } from './adapter.js';
 import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
+import { FetchError } from './http-client.js';
 import type { Extraction } from './observation-builder.js';
 import { ObservationBuilder, readDecimal } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
@@ -47,8 +48,19 @@ export function parseNbpGold(text: string, source: SourceEntry): Extraction {
   return builder.result();
 }
 
-/** A range with no table (a holiday week) is answered 404 "Brak danych": no data, no failure. */
-const EMPTY_ON_404 = { notFoundMeansEmpty: true };
+/** A range without a table (a holiday week) is answered 404 "Brak danych": no data, no failure. */
+async function fetchUnlessNoData(
+  context: AdapterContext,
+  url: string,
+  parse: (text: string) => Extraction,
+): Promise<Batch> {
+  try {
+    return await fetchBatch(context, url, parse);
+  } catch (error) {
+    if (!(error instanceof FetchError && error.status === 404)) throw error;
+    return { url: context.http.target(url), observations: [], dropped: 0, dropReasons: [] };
+  }
+}
 
 export const nbpAdapter: SourceAdapter = {
   key: 'nbp',
@@ -56,18 +68,12 @@ export const nbpAdapter: SourceAdapter = {
     const source = context.source;
     for (const chunk of windowChunks(window, MAX_DAYS)) {
       for (const table of ['A', 'B'] as const) {
-        yield await fetchBatch(
-          context,
-          nbpTableUrl(table, chunk),
-          (text) => parseNbpTables(text, source),
-          EMPTY_ON_404,
+        yield await fetchUnlessNoData(context, nbpTableUrl(table, chunk), (text) =>
+          parseNbpTables(text, source),
         );
       }
-      const gold = await fetchBatch(
-        context,
-        nbpGoldUrl(chunk),
-        (text) => parseNbpGold(text, source),
-        EMPTY_ON_404,
+      const gold = await fetchUnlessNoData(context, nbpGoldUrl(chunk), (text) =>
+        parseNbpGold(text, source),
       );
       yield completing(gold, chunk.to);
     }
