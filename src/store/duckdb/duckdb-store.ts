@@ -256,7 +256,7 @@ export class DuckDBStore implements Store {
     });
     appender.closeSync();
     try {
-      return await this.inTransaction(async () => {
+      const count = await this.inTransaction(async () => {
         // Later rows of the batch win over earlier ones for the same key, like later batches do;
         // rows equal to what is stored are left alone, so re-ingesting changes nothing.
         await this.writer.run(
@@ -274,10 +274,9 @@ export class DuckDBStore implements Store {
           await this.setMeta('data_version', this.version + 1);
         }
         return count;
-      }).then((count) => {
-        if (count > 0) this.version += 1;
-        return count;
       });
+      if (count > 0) this.version += 1;
+      return count;
     } finally {
       await this.writer.run('DROP TABLE IF EXISTS temp.staging');
       await this.writer.run('DROP TABLE IF EXISTS temp.changed');
@@ -295,8 +294,8 @@ export class DuckDBStore implements Store {
       for (const [source, attempt, success, error, through, stored, dropped] of reader.getRows()) {
         states.set(source as string, {
           source: source as string,
-          lastAttempt: timestampToInstant(attempt as DuckDBTimestampValue | null),
-          lastSuccess: timestampToInstant(success as DuckDBTimestampValue | null),
+          lastAttempt: nullableInstant(attempt),
+          lastSuccess: nullableInstant(success),
           lastError: (error as string | null) ?? null,
           completeThrough: through === null ? null : String(through),
           lastRunStored: Number(stored),
@@ -333,8 +332,12 @@ export class DuckDBStore implements Store {
   }
 }
 
-function timestampToInstant(value: DuckDBTimestampValue | null): Date | null {
-  return value === null ? null : new Date(Number(value.micros / 1000n));
+function timestampToInstant(value: DuckDBTimestampValue): Date {
+  return new Date(Number(value.micros / 1000n));
+}
+
+function nullableInstant(value: DuckDBValue | undefined): Date | null {
+  return value == null ? null : timestampToInstant(value as DuckDBTimestampValue);
 }
 
 async function* readChunks(result: DuckDBResult, maxRows: number): AsyncIterable<SqlValue[][]> {
@@ -397,7 +400,7 @@ function toPlainValue(value: DuckDBValue): SqlValue {
 }
 
 function timestampToDate(value: DuckDBTimestampValue): string {
-  return utcDateOf(new Date(Number(value.micros / 1000n)));
+  return utcDateOf(timestampToInstant(value));
 }
 
 function firstLine(error: unknown): string {
