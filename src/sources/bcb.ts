@@ -1,7 +1,8 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, parseJson, yearChunks } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 const PTAX_URL =

@@ -2,7 +2,8 @@ import type { SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, requireXmlRoot, xmlAttribute, yearChunks } from './adapter.js';
 import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 /** One file per year since 2005; the current year's grows every business day. */

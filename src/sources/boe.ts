@@ -1,9 +1,9 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, yearChunks } from './adapter.js';
 import { readCsvTable } from './csv-table.js';
-import { isoFromEnglish, monthAbbreviation } from './publisher-dates.js';
+import { isoFromEnglish, monthAbbreviation, readDecimal } from './publisher-text.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { ObservationBuilder } from './observation-builder.js';
 import type { SourceEntry } from './registry.js';
 
 const DATABASE_URL = 'https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp';

@@ -2,7 +2,8 @@ import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, yearChunks } from './adapter.js';
 import { readCsvTable } from './csv-table.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 const SDMX_URL =

@@ -1,7 +1,8 @@
 import type { SourceAdapter } from './adapter.js';
 import { fetchBatch, parseJson } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 /** Every rate since 2001 in one answer. */

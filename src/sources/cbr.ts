@@ -2,8 +2,8 @@ import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { fetchBatch, requireXmlRoot, xmlAttribute, xmlChildText } from './adapter.js';
 import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
-import { isoFromDotted } from './publisher-dates.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { isoFromDotted, readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 const SCRIPTS = 'https://www.cbr.ru/scripts';

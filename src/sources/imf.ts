@@ -1,8 +1,8 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, monthEnds } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
-import { isoFromEnglish } from './publisher-dates.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { isoFromEnglish, readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 const REPORT_URL = 'https://www.imf.org/external/np/fin/data/rms_mth.aspx';

@@ -3,7 +3,8 @@ import { completing, fetchBatch, parseJson, windowChunks } from './adapter.js';
 import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
 import { FetchError } from './http-client.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 const API = 'https://api.nbp.pl/api';

@@ -1,8 +1,8 @@
 import type { FetchWindow, SourceAdapter } from './adapter.js';
 import { completing, fetchBatch, parseJson, windowChunks } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
-import { isoFromDotted } from './publisher-dates.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { isoFromDotted, readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 const EXCHANGE_URL = 'https://bank.gov.ua/NBU_Exchange/exchange_site';

@@ -84,17 +84,3 @@ export class ObservationBuilder {
     return time;
   }
 }
-
-/** Reads a number the way publishers print it: '1.0832', '53,8359' (decimal comma), ' 1,234.5 '. */
-export function readDecimal(
-  text: string | number | null | undefined,
-  decimalComma = false,
-): number {
-  if (typeof text === 'number') return text;
-  if (text === null || text === undefined) return Number.NaN;
-  let cleaned = text.trim();
-  if (decimalComma) cleaned = cleaned.replace(/\s/g, '').replace(',', '.');
-  else cleaned = cleaned.replace(/,/g, '');
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(cleaned)) return Number.NaN;
-  return Number(cleaned);
-}

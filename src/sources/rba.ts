@@ -2,8 +2,8 @@ import { readCsvRecords } from '../import/csv-reader.js';
 import type { SourceAdapter } from './adapter.js';
 import { fetchBatch, requireCompleteText } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
-import { isoFromEnglish } from './publisher-dates.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { isoFromEnglish, readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 /** F11.1: every daily rate since 2023 in one file, units of the currency per AUD. */

@@ -2,7 +2,8 @@ import type { SourceAdapter } from './adapter.js';
 import { lastDayOfMonth } from '../dates.js';
 import { fetchBatch, parseJson } from './adapter.js';
 import type { Extraction } from './observation-builder.js';
-import { ObservationBuilder, readDecimal } from './observation-builder.js';
+import { ObservationBuilder } from './observation-builder.js';
+import { readDecimal } from './publisher-text.js';
 import type { SourceEntry } from './registry.js';
 
 /** The data portal's monthly foreign-exchange cube, whole history in one answer. */

@@ -1,6 +1,6 @@
 /**
- * Dates as publishers print them, to and from YYYY-MM-DD. A text that is no such date comes
- * back unchanged (or undefined), so that the observation builder reports it.
+ * Numbers and dates as publishers print them. A text that is no such number or date comes back
+ * as NaN, unchanged or undefined, so that the observation builder reports it.
  */
 
 const MONTH_NAMES =
@@ -28,4 +28,18 @@ export function isoFromEnglish(day: string, month: string, year: string): string
 export function isoFromDotted(text: string | undefined): string {
   const match = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(text ?? '');
   return match ? `${match[3]}-${match[2]}-${match[1]}` : String(text);
+}
+
+/** Reads a number the way publishers print it: '1.0832', '53,8359' (decimal comma), ' 1,234.5 '. */
+export function readDecimal(
+  text: string | number | null | undefined,
+  decimalComma = false,
+): number {
+  if (typeof text === 'number') return text;
+  if (text === null || text === undefined) return Number.NaN;
+  let cleaned = text.trim();
+  if (decimalComma) cleaned = cleaned.replace(/\s/g, '').replace(',', '.');
+  else cleaned = cleaned.replace(/,/g, '');
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(cleaned)) return Number.NaN;
+  return Number(cleaned);
 }
