@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { getJson, observation, startService, type TestService } from './support/harness.js';
+import { exactQuotient, exactQuotientText } from './support/exact-reference.js';
 
 // A small market: ECB quotes per EUR, the IMF per USD (and is late on the 19th), BoE per GBP.
 const DATA = [
@@ -36,8 +37,16 @@ describe('rate endpoints', () => {
       date: '2024-03-19',
       base: 'USD',
       rates: {
-        EUR: { rate: 1 / 1.0863, observation_time: '2024-03-19T15:00:00.000Z', source: 'ecb' },
-        JPY: { rate: 163.2 / 1.0863, observation_time: '2024-03-19T15:00:00.000Z', source: 'ecb' },
+        EUR: {
+          rate: exactQuotient(1, 1.0863),
+          observation_time: '2024-03-19T15:00:00.000Z',
+          source: 'ecb',
+        },
+        JPY: {
+          rate: exactQuotient(163.2, 1.0863),
+          observation_time: '2024-03-19T15:00:00.000Z',
+          source: 'ecb',
+        },
       },
     });
   });
@@ -96,7 +105,7 @@ describe('rate endpoints', () => {
       '/v1/exchangerate/2024-03-19?sources=ecb&base=JPY&up_to_days_before=3&decimals=30',
     );
     assert.deepEqual(Object.keys(body.rates), ['EUR', 'USD']);
-    assert.equal(body.rates.EUR.rate, 1 / 163.2);
+    assert.equal(body.rates.EUR.rate, exactQuotient(1, 163.2, 30));
   });
 
   test('max_sources_per_symbol > 1 maps source keys to entries in priority order', async () => {
@@ -107,7 +116,7 @@ describe('rate endpoints', () => {
     // BoE has no EUR; its GBP is the inverse of its USD quote.
     assert.deepEqual(Object.keys(body.rates.EUR), ['ecb', 'imf']);
     assert.deepEqual(body.rates.EUR.ecb, {
-      rate: 1 / 1.0863,
+      rate: exactQuotient(1, 1.0863),
       observation_time: '2024-03-19T15:00:00.000Z',
     });
     assert.deepEqual(body.rates.EUR.imf, {
@@ -115,15 +124,15 @@ describe('rate endpoints', () => {
       observation_time: '2024-03-18T09:00:00.000Z',
     });
     assert.deepEqual(body.rates.GBP, {
-      boe: { rate: 1 / 1.2725, observation_time: '2024-03-19T15:00:00.000Z' },
-      ecb: { rate: 0.8545 / 1.0875, observation_time: '2024-03-15T15:00:00.000Z' },
+      boe: { rate: exactQuotient(1, 1.2725), observation_time: '2024-03-19T15:00:00.000Z' },
+      ecb: { rate: exactQuotient(0.8545, 1.0875), observation_time: '2024-03-15T15:00:00.000Z' },
     });
     const one = await getJson(
       service.app,
       '/v1/exchangerate/2024-03-19?sources=ecb&symbols=EUR&max_sources_per_symbol=2',
     );
     assert.deepEqual(one.body.rates.EUR, {
-      ecb: { rate: 1 / 1.0863, observation_time: '2024-03-19T15:00:00.000Z' },
+      ecb: { rate: exactQuotient(1, 1.0863), observation_time: '2024-03-19T15:00:00.000Z' },
     });
   });
 
@@ -177,10 +186,18 @@ describe('rate endpoints', () => {
     );
     assert.deepEqual(week.body.rates, {
       '2024-03-18': {
-        JPY: { rate: 162.5 / 1.0872, observation_time: '2024-03-18T15:00:00.000Z', source: 'ecb' },
+        JPY: {
+          rate: exactQuotient(162.5, 1.0872),
+          observation_time: '2024-03-18T15:00:00.000Z',
+          source: 'ecb',
+        },
       },
       '2024-03-11': {
-        JPY: { rate: 162.0 / 1.0875, observation_time: '2024-03-15T15:00:00.000Z', source: 'ecb' },
+        JPY: {
+          rate: exactQuotient(162.0, 1.0875),
+          observation_time: '2024-03-15T15:00:00.000Z',
+          source: 'ecb',
+        },
       },
     });
     const lastOfMonth = await getJson(
@@ -188,7 +205,7 @@ describe('rate endpoints', () => {
       '/v1/exchangerate/2024-03-15/2024-03-19?sources=ecb&symbols=JPY&aggregation=month&observation_time_selection=latest',
     );
     assert.deepEqual(Object.keys(lastOfMonth.body.rates), ['2024-03-01']);
-    assert.equal(lastOfMonth.body.rates['2024-03-01'].JPY.rate, 163.2 / 1.0863);
+    assert.equal(lastOfMonth.body.rates['2024-03-01'].JPY.rate, exactQuotient(163.2, 1.0863));
     for (const [unit, key] of [
       ['quarter', '2024-01-01'],
       ['year', '2024-01-01'],
@@ -217,12 +234,14 @@ describe('rate endpoints', () => {
   });
 
   test('pretty_print=true is JSON.stringify with two spaces; false is compact', async () => {
+    // Rates of at most 10 decimals read back as the same double, so that JSON.stringify
+    // reproduces their text (exact quotients with 16 decimals can carry more digits than a double).
     const pretty = await service.app.inject(
-      '/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb,imf&max_sources_per_symbol=2',
+      '/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb,imf&max_sources_per_symbol=2&decimals=10',
     );
     assert.equal(pretty.body, `${JSON.stringify(JSON.parse(pretty.body), null, 2)}\n`);
     const compact = await service.app.inject(
-      '/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb,imf&pretty_print=false',
+      '/v1/exchangerate/2024-03-16/2024-03-19?sources=ecb,imf&pretty_print=false&decimals=10',
     );
     assert.equal(compact.body, JSON.stringify(JSON.parse(compact.body)));
   });
@@ -237,11 +256,11 @@ describe('rate endpoints', () => {
       [
         'date,base,symbol,source,rate,observation_time',
         `2024-03-19,USD,EUR,imf,0.919,2024-03-18T09:00:00.000Z`,
-        `2024-03-19,USD,EUR,ecb,${1 / 1.0863},2024-03-19T15:00:00.000Z`,
-        `2024-03-19,USD,JPY,ecb,${163.2 / 1.0863},2024-03-19T15:00:00.000Z`,
+        `2024-03-19,USD,EUR,ecb,${exactQuotientText(1, 1.0863)},2024-03-19T15:00:00.000Z`,
+        `2024-03-19,USD,JPY,ecb,${exactQuotientText(163.2, 1.0863)},2024-03-19T15:00:00.000Z`,
         `2024-03-18,USD,EUR,imf,0.919,2024-03-18T09:00:00.000Z`,
-        `2024-03-18,USD,EUR,ecb,${1 / 1.0872},2024-03-18T15:00:00.000Z`,
-        `2024-03-18,USD,JPY,ecb,${162.5 / 1.0872},2024-03-18T15:00:00.000Z`,
+        `2024-03-18,USD,EUR,ecb,${exactQuotientText(1, 1.0872)},2024-03-18T15:00:00.000Z`,
+        `2024-03-18,USD,JPY,ecb,${exactQuotientText(162.5, 1.0872)},2024-03-18T15:00:00.000Z`,
         '',
       ].join('\r\n'),
     );
@@ -259,7 +278,7 @@ describe('rate endpoints', () => {
     assert.match(
       response.body,
       new RegExp(
-        `<rates>\\n    <rate date="2024-03-19" symbol="EUR" source="ecb" observation_time="2024-03-19T15:00:00.000Z">${1 / 1.0863}</rate>\\n  </rates>\\n</exchangerates>\\n$`,
+        `<rates>\\n    <rate date="2024-03-19" symbol="EUR" source="ecb" observation_time="2024-03-19T15:00:00.000Z">${exactQuotientText(1, 1.0863)}</rate>\\n  </rates>\\n</exchangerates>\\n$`,
       ),
     );
   });

@@ -56,6 +56,26 @@ describe('ECB history file, end to end', { skip: skipWithoutFixtures(ECB_HISTORY
     }
   });
 
+  test('cross rates are the exact quotient of the published figures, rounded half away from zero', async () => {
+    // 2000-05-22: ZAR 6.3945 and USD 0.9 per EUR, so USD/ZAR is exactly 7.105.
+    const zar = await get(
+      '/v1/exchangerate/2000-05-22?base=USD&symbols=ZAR&decimals=2&sources=ecb',
+    );
+    assert.equal(zar.rates.ZAR.rate, 7.11);
+    // ISK 69.21 per EUR that day: 69.21 / 0.9 is exactly 76.9.
+    const isk = await get('/v1/exchangerate/2000-05-22?base=USD&symbols=ISK&sources=ecb');
+    assert.equal(isk.rates.ISK.rate, 76.9);
+    // 1999-06-07: SEK 8.8965 and SGD 1.7793 per EUR, so SGD/SEK is exactly 5.
+    const sek = await get('/v1/exchangerate/1999-06-07?base=SGD&symbols=SEK&sources=ecb');
+    assert.equal(sek.rates.SEK.rate, 5);
+    const text = await (
+      await fetch(
+        `${server.baseUrl}/v1/exchangerate/1999-06-07?base=SGD&symbols=SEK&sources=ecb&decimals=40&format=csv`,
+      )
+    ).text();
+    assert.match(text, /\r\n1999-06-07,SGD,SEK,ecb,5,/);
+  });
+
   test('cross rates with base=USD match hand-computed values', async () => {
     const body = await get(
       '/v1/exchangerate/2024-01-15?base=USD&sources=ecb&symbols=EUR,JPY,GBP&decimals=6',

@@ -10,6 +10,7 @@ import {
   type RefObservation,
   type RefRequest,
 } from './support/reference.js';
+import { exactQuotientText } from './support/exact-reference.js';
 import { getJson, startService, type TestService } from './support/harness.js';
 
 /**
@@ -226,7 +227,7 @@ async function assertShownQueryRoundTrips(
   assert.equal(ran.status, 200, context);
   assert.deepEqual(
     ran.body.columns,
-    ['date', 'symbol', 'source', 'rate', 'observation_time'],
+    ['date', 'symbol', 'source', 'symbol_rate', 'base_rate', 'observation_time'],
     context,
   );
   const fromCsv = csv.body
@@ -236,8 +237,18 @@ async function assertShownQueryRoundTrips(
     .filter(Boolean)
     .map((line) => {
       const [date, , symbol, source, rate, time] = line.split(',');
-      return { date, symbol, source, rate: Number(rate), observation_time: time };
+      return { date, symbol, source, rate, observation_time: time };
     });
-  // Aggregated answers carry the period start; every other field is the query's row.
-  assert.deepEqual(ran.body.rows, fromCsv, `${context} (show_query round trip)`);
+  // Each csv rate is the exact quotient of the query row's two legs; every other field is the
+  // query's row (aggregated answers carry the period start).
+  const fromQuery = ran.body.rows.map(
+    (row: { symbol_rate: number; base_rate: number; [column: string]: unknown }) => ({
+      date: row.date,
+      symbol: row.symbol,
+      source: row.source,
+      rate: exactQuotientText(row.symbol_rate, row.base_rate, 30),
+      observation_time: row.observation_time,
+    }),
+  );
+  assert.deepEqual(fromQuery, fromCsv, `${context} (show_query round trip)`);
 }

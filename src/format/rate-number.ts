@@ -1,50 +1,222 @@
+import { divideRounded, formatDecimal } from '../exact-decimal.js';
+
 /**
- * A rate as JSON/CSV/XML number text: rounded half away from zero to at most `decimals` digits
- * after the point, trailing zeros dropped, never in exponent notation (CONTRACT §6).
- * Rounding works on the shortest decimal text that reads back as the same double, so 1.005
- * with 2 decimals gives 1.01, as a person reading 1.005 expects.
+ * Rates as JSON/CSV/XML number text (CONTRACT §6): rounded half away from zero to at most
+ * `decimals` digits after the point, trailing zeros dropped, never in exponent notation.
+ *
+ * A stored rate stands for its shortest decimal text, which is the publisher's figure (1.0863
+ * is 1.0863, not the binary fraction closest to it). A cross rate is the exact decimal quotient
+ * of two such figures, rounded once; no double arithmetic touches the digits.
  */
+
+/** One rate as stored, rounded: formatRate(1.005, 2) is '1.01', as a person reading 1.005 expects. */
 export function formatRate(value: number, decimals: number): string {
-  if (!Number.isFinite(value)) throw new RangeError(`not a finite rate: ${value}`);
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new RangeError(`not a positive rate: ${value}`);
   // Most rates need no rounding: their shortest text is already short enough.
   const plain = String(value);
   if (!plain.includes('e')) {
     const point = plain.indexOf('.');
     if (point < 0 || plain.length - point - 1 <= decimals) return plain;
   }
-  const negative = value < 0;
-  const [mantissa, exponentText] = Math.abs(value).toExponential().split('e') as [string, string];
-  const digits = mantissa.replace('.', '');
-  // value = 0.<digits> x 10^pointPosition
-  const pointPosition = Number(exponentText) + 1;
-  let integer: string;
-  let fraction: string;
-  if (pointPosition <= 0) {
-    integer = '0';
-    fraction = '0'.repeat(-pointPosition) + digits;
-  } else if (pointPosition >= digits.length) {
-    integer = digits + '0'.repeat(pointPosition - digits.length);
-    fraction = '';
-  } else {
-    integer = digits.slice(0, pointPosition);
-    fraction = digits.slice(pointPosition);
-  }
-  if (fraction.length > decimals) {
-    const roundUp = fraction.charCodeAt(decimals) >= 53; // '5'
-    fraction = fraction.slice(0, decimals);
-    if (roundUp) [integer, fraction] = incrementLastDigit(integer, fraction);
-  }
-  fraction = fraction.replace(/0+$/, '');
-  const text = fraction ? `${integer}.${fraction}` : integer;
-  return negative && /[1-9]/.test(text) ? `-${text}` : text;
+  const parsed = shortestDigits(value);
+  const digits = digitsOf(parsed);
+  const { exponent } = parsed;
+  // value = digits x 10^exponent: keep `decimals` digits after the point, round on the next one.
+  const kept = digits.length + exponent + decimals;
+  if (kept <= 0) return kept === 0 && digits.charCodeAt(0) >= 53 ? placePoint('1', decimals) : '0';
+  if (kept >= digits.length) return placePoint(digits + '0'.repeat(kept - digits.length), decimals);
+  let rounded = digits.slice(0, kept);
+  if (digits.charCodeAt(kept) >= 53) rounded = incremented(rounded);
+  return placePoint(rounded, decimals);
 }
 
-function incrementLastDigit(integer: string, fraction: string): [string, string] {
-  const all = (integer + fraction).split('');
-  let index = all.length - 1;
-  while (index >= 0 && all[index] === '9') all[index--] = '0';
-  if (index < 0) all.unshift('1');
-  else all[index] = String(Number(all[index]) + 1);
-  const split = all.length - fraction.length;
-  return [all.slice(0, split).join(''), all.slice(split).join('')];
+/**
+ * numerator / denominator, both positive stored rates, as the exact decimal quotient of their
+ * shortest texts rounded half away from zero to `decimals` digits: formatQuotient(6.3945, 0.9, 2)
+ * is '7.11' (6.3945 / 0.9 is exactly 7.105), where double division gives 7.1.
+ */
+export function formatQuotient(numerator: number, denominator: number, decimals: number): string {
+  if (denominator === 1) return formatRate(numerator, decimals);
+  const n = cachedDigits(numerator, numeratorCache);
+  const d = cachedDigits(denominator, denominatorCache);
+  // numerator / denominator = (n.value x 10^shift) / d.value: bring both to integers whose
+  // quotient is the answer, then divide in exact integer doubles when they stay small enough.
+  const shift = n.exponent - d.exponent;
+  if (n.value !== undefined && d.value !== undefined) {
+    let dividend = n.value;
+    let divisor = d.value;
+    let divisorDigits = d.count;
+    if (shift > 0) dividend *= POWERS_OF_TEN[shift] ?? Number.POSITIVE_INFINITY;
+    else if (shift < 0) {
+      divisor *= POWERS_OF_TEN[-shift] ?? Number.POSITIVE_INFINITY;
+      divisorDigits -= shift;
+    }
+    if (dividend <= Number.MAX_SAFE_INTEGER && divisorDigits <= 14) {
+      const text = longDivision(dividend, divisor, 15 - divisorDigits, decimals);
+      if (text !== undefined) return text;
+    }
+  }
+  return formatDecimal(
+    divideRounded(
+      { coefficient: BigInt(digitsOf(n)), scale: -n.exponent },
+      { coefficient: BigInt(digitsOf(d)), scale: -d.exponent },
+      decimals,
+    ),
+  );
+}
+
+/** A positive double's shortest text as an integer and a power of ten: 0.0123 is 123 x 10^-4. */
+interface Digits {
+  /** The integer, when it has at most 15 digits (so that it is exact). */
+  value: number | undefined;
+  /** How many digits it has. */
+  count: number;
+  exponent: number;
+  /** The shortest text, for the arbitrary-precision path. */
+  text: string;
+}
+
+function shortestDigits(value: number): Digits {
+  const text = String(value);
+  let exponent = 0;
+  let end = text.length;
+  const e = text.indexOf('e');
+  if (e >= 0) {
+    exponent = Number(text.slice(e + 1));
+    end = e;
+  }
+  // One pass over the characters: the digits without the point, leading or trailing zeros.
+  let number = 0;
+  let count = 0;
+  let pendingZeros = 0;
+  let afterPoint = false;
+  for (let index = 0; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 46) {
+      afterPoint = true;
+      continue;
+    }
+    if (afterPoint) exponent--;
+    if (code === 48) {
+      if (count > 0) pendingZeros++;
+      continue;
+    }
+    if (pendingZeros > 0) {
+      number *= POWERS_OF_TEN[pendingZeros]!;
+      count += pendingZeros;
+      pendingZeros = 0;
+    }
+    number = number * 10 + (code - 48);
+    count++;
+  }
+  exponent += pendingZeros;
+  return {
+    value: count <= 15 ? number : undefined,
+    count,
+    exponent,
+    text,
+  };
+}
+
+/** The integer digits of a shortest text (see Digits). */
+function digitsOf({ text }: Digits): string {
+  const e = text.indexOf('e');
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  return mantissa.replace('.', '').replace(/^0+/, '').replace(/0+$/, '') || '0';
+}
+
+// The same denominator (a base leg) serves every symbol of a date; numerators repeat less, but
+// one entry costs nothing.
+const numeratorCache = { key: Number.NaN, digits: undefined as Digits | undefined };
+const denominatorCache = { key: Number.NaN, digits: undefined as Digits | undefined };
+
+function cachedDigits(value: number, cache: typeof numeratorCache): Digits {
+  if (value !== cache.key || cache.digits === undefined) {
+    if (!(value > 0) || !Number.isFinite(value))
+      throw new RangeError(`not a positive rate: ${value}`);
+    cache.key = value;
+    cache.digits = shortestDigits(value);
+  }
+  return cache.digits;
+}
+
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, power) => 10 ** power);
+
+/**
+ * dividend / divisor (exact integers in doubles, divisor below 10^14) rounded half up to
+ * `decimals` digits, as text; undefined in the rare case where rounding carries across digit
+ * groups (the caller then takes the arbitrary-precision path). Long division taking `step`
+ * digits at a time, so that remainder x 10^step stays below 2^53 and every operation is exact.
+ */
+function longDivision(
+  dividend: number,
+  divisor: number,
+  step: number,
+  decimals: number,
+): string | undefined {
+  let integer = Math.floor(dividend / divisor);
+  let remainder = dividend - integer * divisor;
+  if (remainder < 0) {
+    integer--;
+    remainder += divisor;
+  } else if (remainder >= divisor) {
+    integer++;
+    remainder -= divisor;
+  }
+  let fraction = '';
+  for (let left = decimals; left > 0 && remainder > 0; left -= step) {
+    const take = left < step ? left : step;
+    remainder *= POWERS_OF_TEN[take]!;
+    let chunk = Math.floor(remainder / divisor);
+    remainder -= chunk * divisor;
+    if (remainder < 0) {
+      chunk--;
+      remainder += divisor;
+    } else if (remainder >= divisor) {
+      chunk++;
+      remainder -= divisor;
+    }
+    // After the last digit group, what is left decides the rounding (half up, away from zero).
+    if (left <= step && remainder * 2 >= divisor) {
+      chunk++;
+      if (chunk === POWERS_OF_TEN[take]) return undefined;
+    }
+    const text = String(chunk);
+    fraction += text.length < take ? '0'.repeat(take - text.length) + text : text;
+  }
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+  return end > 0 ? `${integer}.${fraction.slice(0, end)}` : String(integer);
+}
+
+/** Decimal digits plus one in the last place: '199' gives '200', '99' gives '100'. */
+function incremented(digits: string): string {
+  let index = digits.length - 1;
+  while (index >= 0 && digits.charCodeAt(index) === 57) index--;
+  if (index < 0) return '1' + '0'.repeat(digits.length);
+  return (
+    digits.slice(0, index) +
+    String.fromCharCode(digits.charCodeAt(index) + 1) +
+    '0'.repeat(digits.length - index - 1)
+  );
+}
+
+/** Integer digits of value x 10^decimals, shown as the value: ('12345', 3) gives '12.345'. */
+function placePoint(digits: string, decimals: number): string {
+  let integer: string;
+  let fraction: string;
+  if (digits.length > decimals) {
+    integer = digits.slice(0, digits.length - decimals);
+    fraction = digits.slice(digits.length - decimals);
+  } else {
+    integer = '0';
+    fraction = '0'.repeat(decimals - digits.length) + digits;
+  }
+  let start = 0;
+  while (start < integer.length - 1 && integer.charCodeAt(start) === 48) start++;
+  if (start > 0) integer = integer.slice(start);
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+  return end > 0 ? `${integer}.${fraction.slice(0, end)}` : integer;
 }

@@ -1,6 +1,6 @@
 import type { RateRow } from '../resolve/rate-query.js';
 import type { RateFormat } from '../params/rate-params.js';
-import { formatRate } from './rate-number.js';
+import { formatQuotient } from './rate-number.js';
 import { XML_DECLARATION, csvLine, xmlEscape } from './text-escapes.js';
 
 /** The fields of a rate response that come before its rates, in output order. */
@@ -84,7 +84,7 @@ async function* writeJson(
         text += `${depth === common && depth < open.length ? ',' : ''}${member(depth + 2, containers[depth]!, '{')}`;
       }
       const leafKey = perSource ? row.source : row.symbol;
-      text += `${written && common === containers.length ? ',' : ''}${leafIndent}"${leafKey}"${colon}${rateKey}${formatRate(row.rate, decimals)}${timeKey}${row.observation_time}`;
+      text += `${written && common === containers.length ? ',' : ''}${leafIndent}"${leafKey}"${colon}${rateKey}${formatQuotient(row.symbolRate, row.baseRate, decimals)}${timeKey}${row.observationTime}`;
       text += perSource ? leafClose : `${sourceKey}${row.source}${leafClose}`;
       open = containers;
       written = true;
@@ -111,8 +111,8 @@ async function* writeCsv(
         head.base,
         row.symbol,
         row.source,
-        formatRate(row.rate, options.decimals),
-        row.observation_time,
+        formatQuotient(row.symbolRate, row.baseRate, options.decimals),
+        row.observationTime,
       ]);
     }
     if (text) yield text;
@@ -138,7 +138,7 @@ async function* writeXml(
     for (const row of rows) {
       text += `${newline}${indent(2)}<rate date="${row.date}" symbol="${xmlEscape(row.symbol)}" source="${xmlEscape(
         row.source,
-      )}" observation_time="${row.observation_time}">${formatRate(row.rate, options.decimals)}</rate>`;
+      )}" observation_time="${row.observationTime}">${formatQuotient(row.symbolRate, row.baseRate, options.decimals)}</rate>`;
     }
     written ||= text !== '';
     if (text) yield text;

@@ -17,6 +17,8 @@ export type RateFormat = (typeof RATE_FORMATS)[number];
 export const DEFAULT_BASE = 'USD';
 export const DEFAULT_DECIMALS = 16;
 export const DEFAULT_UP_TO_DAYS_BEFORE = 4;
+/** Larger values of decimals mean this many. */
+export const MAX_DECIMALS = 100;
 /** 100 years: CONTRACT §8 reduces larger values to this. */
 export const MAX_UP_TO_DAYS_BEFORE = 36_525;
 
@@ -91,7 +93,11 @@ export function parseRateParams(
       ['latest', 'earliest'] as const,
       endpoint === 'latest' ? 'latest' : 'earliest',
     ),
-    decimals: readPositiveInteger(params, 'decimals', DEFAULT_DECIMALS),
+    // Rates are exact quotients of published figures with a handful of digits each: 100
+    // decimals is far beyond what any of them means, and bounds the work per rate.
+    decimals: readPositiveInteger(params, 'decimals', DEFAULT_DECIMALS, {
+      saturation: MAX_DECIMALS,
+    }),
     prettyPrint: readBoolean(params, 'pretty_print', true),
     showQuery: readBoolean(params, 'show_query', false),
     aggregation: ranged ? readEnum(params, 'aggregation', AGGREGATIONS, 'day') : 'day',

@@ -33,11 +33,15 @@ export interface RateQuery {
   aggregation: Aggregation;
 }
 
-/** One entry of a rate response: what the SQL returns and every writer shapes. */
+/**
+ * One entry of a rate response: what the SQL returns and every writer shapes. The rate is
+ * symbolRate / baseRate, divided exactly by the writer (1 stands for a relative currency).
+ */
 export interface RateRow {
   date: string;
   symbol: string;
   source: string;
-  rate: number;
-  observation_time: string;
+  symbolRate: number;
+  baseRate: number;
+  observationTime: string;
 }

@@ -4,14 +4,16 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
 
 /**
  * The one SQL statement behind every rate response (CONTRACT §3-§4). It returns the rows
- * `date, symbol, source, rate, observation_time`, newest date first, then symbol A-Z, then
- * source priority; the writers only shape them. The text is self-contained (values inlined
+ * `date, symbol, source, symbol_rate, base_rate, observation_time`, newest date first, then
+ * symbol A-Z, then source priority. The rate is symbol_rate / base_rate: the SQL returns the two
+ * legs as stored (the publishers' figures) and the writers divide exactly (CONTRACT §6), so no
+ * double division ever touches a published digit. The text is self-contained (values inlined
  * as literals) so that `show_query` can print it and the query endpoint can run it again.
  *
  * How it works, per step:
  * - legs: each source's earliest (or latest) observation of each symbol per UTC day;
- * - pairs: per source and day, the cross rate symbol/base where both legs exist, the
- *   relative currency counting as the constant 1;
+ * - pairs: per source and day, the legs of symbol and base where both exist, the relative
+ *   currency counting as the constant 1;
  * - for one date, each source's newest pair per symbol in the window is its candidate; for a
  *   range, spans let a pair stand for the days from its own up to `up_to_days_before` later,
  *   or until the source's next pair of that symbol, whichever is first; covered lists those
@@ -19,6 +21,9 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
  *   observed) meet their pairs in an equality join;
  * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order.
  */
+/** The leg of a source's own relative currency. */
+const ONE = 'CAST(1 AS DOUBLE)';
+
 export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const { base, symbols, sources } = query;
   const baseLiteral = stringLiteral(base);
@@ -64,16 +69,16 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     SELECT source, day, rate, observation_time FROM legs WHERE symbol = ${baseLiteral}
   )`,
     `pairs AS (
-    SELECT l.source, l.symbol, l.day, l.rate / b.rate AS rate,
+    SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, b.rate AS base_rate,
       greatest(l.observation_time, b.observation_time) AS observation_time
     FROM legs AS l JOIN base_legs AS b ON b.source = l.source AND b.day = l.day
     WHERE l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}
     UNION ALL
-    SELECT l.source, l.symbol, l.day, l.rate, l.observation_time
+    SELECT l.source, l.symbol, l.day, l.rate, ${ONE}, l.observation_time
     FROM legs AS l JOIN src ON src.key = l.source
     WHERE src.relative_currency = ${baseLiteral} AND l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}
     UNION ALL
-    SELECT b.source, src.relative_currency, b.day, 1 / b.rate, b.observation_time
+    SELECT b.source, src.relative_currency, b.day, ${ONE}, b.rate, b.observation_time
     FROM base_legs AS b JOIN src ON src.key = b.source
     WHERE src.relative_currency <> ${baseLiteral} AND ${symbolFilter('src.relative_currency')}
   )`,
@@ -93,12 +98,12 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM daily GROUP BY 1, symbol
   )`,
     );
-    rows = `(SELECT p.period AS date, d.symbol, d.source, d.rate, d.observation_time, d.priority
+    rows = `(SELECT p.period AS date, d.symbol, d.source, d.symbol_rate, d.base_rate, d.observation_time, d.priority
     FROM daily AS d JOIN picked AS p ON p.symbol = d.symbol AND p.date = d.date)`;
   }
 
   return `WITH ${ctes.join(',\n  ')}
-SELECT r.date, r.symbol, r.source, r.rate, r.observation_time
+SELECT r.date, r.symbol, r.source, r.symbol_rate, r.base_rate, r.observation_time
 FROM ${rows} AS r
 ORDER BY r.date DESC, r.symbol, r.priority`;
 }
@@ -111,7 +116,8 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
   return [
     `ranked AS (
     SELECT ${dateLiteral(query.start)} AS date, p.symbol, p.source,
-      ${dialect.valueAtExtreme('max', 'p.rate', 'p.day')} AS rate,
+      ${dialect.valueAtExtreme('max', 'p.symbol_rate', 'p.day')} AS symbol_rate,
+      ${dialect.valueAtExtreme('max', 'p.base_rate', 'p.day')} AS base_rate,
       ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time, src.priority,
       row_number() OVER (PARTITION BY p.symbol ORDER BY src.priority) AS rank
     FROM pairs AS p JOIN src ON src.key = p.source
@@ -126,13 +132,13 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const sourceKeys = sourceKeyList(query);
   return [
     `spans AS (
-    SELECT source, symbol, day, rate, observation_time,
+    SELECT source, symbol, day, symbol_rate, base_rate, observation_time,
       least(day + ${window}, ${dateLiteral(query.end)},
         coalesce(lead(day) OVER (PARTITION BY source, symbol ORDER BY day) - 1, day + ${window})) AS last_day
     FROM pairs
   )`,
     `covered AS (
-    SELECT source, symbol, rate, observation_time,
+    SELECT source, symbol, symbol_rate, base_rate, observation_time,
       ${dialect.daysFrom(`greatest(day, ${dateLiteral(query.start)})`, 'last_day')} AS day
     FROM spans
     WHERE last_day >= ${dateLiteral(query.start)}
@@ -147,7 +153,7 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
       AND o.observation_time < CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)
   )`,
     `ranked AS (
-    SELECT k.day AS date, s.symbol, s.source, s.rate, s.observation_time, src.priority,
+    SELECT k.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, src.priority,
       row_number() OVER (PARTITION BY k.day, s.symbol ORDER BY src.priority) AS rank
     FROM keys AS k
     JOIN covered AS s ON s.day = k.day

@@ -109,12 +109,20 @@ async function* rateRows(store: Store, sql: string): AsyncIterable<RateRow[]> {
   for await (const batch of store.streamRows(sql)) yield batch.map(toRateRow);
 }
 
-function toRateRow([date, symbol, source, rate, observationTime]: SqlValue[]): RateRow {
+function toRateRow([
+  date,
+  symbol,
+  source,
+  symbolRate,
+  baseRate,
+  observationTime,
+]: SqlValue[]): RateRow {
   return {
     date: date as string,
     symbol: symbol as string,
     source: source as string,
-    rate: rate as number,
-    observation_time: observationTime as string,
+    symbolRate: symbolRate as number,
+    baseRate: baseRate as number,
+    observationTime: observationTime as string,
   };
 }

@@ -3,6 +3,7 @@
  * purpose: no windows, spans or joins, just the rules as the contract states them.
  */
 import { addDays } from '../../src/dates.js';
+import { exactQuotient } from './exact-reference.js';
 
 export interface RefObservation {
   source: string;
@@ -29,6 +30,8 @@ export interface RefEntry {
   source: string;
   rate: number;
   observation_time: string;
+  /** The symbol's and the base's figures the rate was divided from. */
+  legs: [number, number];
 }
 
 type Leg = { rate: number; time: string | null };
@@ -68,7 +71,13 @@ function candidateOf(
     const b = leg(data, source, request.base, day, request.selection);
     if (!y || !b || (y.time === null && b.time === null)) continue;
     const times = [y.time, b.time].filter((t): t is string => t !== null).sort();
-    return { source: source.key, rate: y.rate / b.rate, observation_time: times.at(-1)! };
+    // The requests ask for 30 decimals: the exact quotient, as a JSON reader gets it.
+    return {
+      source: source.key,
+      rate: exactQuotient(y.rate, b.rate, 30),
+      observation_time: times.at(-1)!,
+      legs: [y.rate, b.rate],
+    };
   }
   return undefined;
 }
