@@ -73,11 +73,39 @@ interface Digits {
   /** How many digits it has. */
   count: number;
   exponent: number;
-  /** The shortest text, for the arbitrary-precision path. */
-  text: string;
+  /** The shortest text, when it was printed (values of more than 15 digits). */
+  text: string | undefined;
 }
 
 function shortestDigits(value: number): Digits {
+  // Publishers' figures have a few decimals: the smallest k for which value x 10^k is an
+  // integer that divides back to exactly value gives the shortest text without printing it.
+  // (With at most 15 digits, only one k-decimal number lies within a double's rounding
+  // interval, so that number is the shortest text.)
+  for (let power = 0; power <= 15; power++) {
+    const scaled = value * POWERS_OF_TEN[power]!;
+    if (scaled > MAX_EXACT_DIGITS) break;
+    if (Number.isInteger(scaled) && scaled / POWERS_OF_TEN[power]! === value) {
+      let count = 1;
+      while (count < 15 && scaled >= POWERS_OF_TEN[count]!) count++;
+      let digits = scaled;
+      let exponent = -power;
+      // 1200 is 12 x 10^2: trailing zeros move into the exponent, as in the text.
+      while (digits >= 10 && digits % 10 === 0) {
+        digits /= 10;
+        exponent++;
+        count--;
+      }
+      return { value: digits, count, exponent, text: undefined };
+    }
+  }
+  return digitsOfText(value);
+}
+
+/** A value at most 15 digits long is exact in a double, and so is each step on it. */
+const MAX_EXACT_DIGITS = 999_999_999_999_999;
+
+function digitsOfText(value: number): Digits {
   const text = String(value);
   let exponent = 0;
   let end = text.length;
@@ -111,16 +139,12 @@ function shortestDigits(value: number): Digits {
     count++;
   }
   exponent += pendingZeros;
-  return {
-    value: count <= 15 ? number : undefined,
-    count,
-    exponent,
-    text,
-  };
+  return { value: count <= 15 ? number : undefined, count, exponent, text };
 }
 
 /** The integer digits of a shortest text (see Digits). */
-function digitsOf({ text }: Digits): string {
+function digitsOf({ text, value }: Digits): string {
+  if (text === undefined) return String(value);
   const e = text.indexOf('e');
   const mantissa = e < 0 ? text : text.slice(0, e);
   return mantissa.replace('.', '').replace(/^0+/, '').replace(/0+$/, '') || '0';
