@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
+import type { Server } from 'node:http';
 import { constants as zlib } from 'node:zlib';
 import { utcDateOf } from './dates.js';
 import type { Env } from './env.js';
@@ -17,9 +18,18 @@ import { metaRoutes } from './routes/meta.js';
 import { queryRoutes } from './routes/query.js';
 import { rateRoutes } from './routes/rates.js';
 import { statusRoutes } from './routes/status.js';
-import { CONTENT_TYPES, queryStringOf } from './routes/respond.js';
+import { queryStringOf } from './routes/respond.js';
 import type { Store } from './store/store.js';
 import { MAX_SQL_LENGTH } from './store/sql-guard.js';
+import {
+  ALLOWED_METHODS,
+  CONTENT_TYPES,
+  DEFAULT_CONNECTION_LIMITS,
+  answerClientError,
+  createGuardedServer,
+  formatOfQuery,
+  type ConnectionLimits,
+} from './http/server-guards.js';
 import { VERSION } from './version.js';
 
 export interface AppOptions {
@@ -28,9 +38,8 @@ export interface AppOptions {
   logger?: boolean | object;
   /** Today's UTC date; defaults to the clock. */
   today?: () => string;
-  queryTimeoutMs?: number;
-  queryMaxRows?: number;
-  queryMaxConcurrent?: number;
+  query?: Partial<QueryLimits>;
+  connections?: Partial<ConnectionLimits>;
   /** Environment of ingestion (API keys), for the status endpoint; defaults to process.env. */
   ingestEnv?: Env;
   /** False when the service runs with --no-ingest: the status endpoint says so. */
@@ -39,30 +48,46 @@ export interface AppOptions {
   runningSources?: () => ReadonlySet<string>;
 }
 
-export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
-export const DEFAULT_QUERY_MAX_ROWS = 100_000;
+export interface QueryLimits {
+  /** Time limit of a query endpoint statement, counted from the request's arrival. */
+  timeoutMs: number;
+  maxRows: number;
+  /** Bytes of rows in one answer at most. */
+  maxBytes: number;
+  /** Requests waiting for a sandbox at most; more get 503 with Retry-After. */
+  maxWaiting: number;
+}
+
+export const DEFAULT_QUERY_LIMITS: QueryLimits = {
+  timeoutMs: 10_000,
+  maxRows: 100_000,
+  maxBytes: 16 * 1024 * 1024,
+  maxWaiting: 16,
+};
 
 /** Builds the HTTP service around a store. It never listens: server.ts does, tests inject. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const context: ServiceContext = {
     store: options.store,
     today: options.today ?? (() => utcDateOf(new Date())),
-    query: {
-      timeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
-      maxRows: options.queryMaxRows ?? DEFAULT_QUERY_MAX_ROWS,
-      maxConcurrent: options.queryMaxConcurrent ?? 2,
-    },
+    query: { ...DEFAULT_QUERY_LIMITS, ...options.query },
     ingest: {
       env: options.ingestEnv ?? process.env,
       enabled: options.ingesting ?? false,
       running: options.runningSources ?? (() => new Set()),
     },
   };
-  const app = Fastify({
+  const connections: ConnectionLimits = {
+    ...DEFAULT_CONNECTION_LIMITS,
+    // The query endpoint takes SQL of up to 100 KB in its URL, percent-encoded.
+    maxHeaderSize: MAX_SQL_LENGTH * 3 + 16_384,
+    ...options.connections,
+  };
+  const app = Fastify<Server>({
     logger: options.logger ?? false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
-    // The query endpoint takes SQL of up to 100 KB in its URL.
-    http: { maxHeaderSize: MAX_SQL_LENGTH * 3 + 16_384 },
+    serverFactory: (handler) => createGuardedServer(connections, handler),
+    clientErrorHandler: answerClientError,
     return503OnClosing: true,
     // Requests Fastify cannot even route (a malformed percent-escape in the path) get the
     // service's own error body too.
@@ -119,8 +144,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setNotFoundHandler((request, reply) => {
     const format = requestedFormat(request);
+    // Requests from a socket never get here with another method (server-guards.ts answers
+    // them first); requests injected in process do.
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
+      return reply
+        .code(405)
+        .header('allow', ALLOWED_METHODS)
+        .header('cache-control', 'no-store')
+        .type(CONTENT_TYPES[format])
+        .send(errorText(format, `method ${request.method} is not allowed; use GET`));
+    }
     const path = request.url.split('?')[0] ?? '';
-    reply
+    return reply
       .code(404)
       .header('cache-control', 'no-store')
       .type(CONTENT_TYPES[format])
@@ -137,10 +172,5 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 /** The format an error body is written in: the request's `format`, if it is one. */
 function requestedFormat(request: FastifyRequest): ErrorFormat {
-  for (const [name, value] of new URLSearchParams(queryStringOf(request))) {
-    if (name.toLowerCase() !== 'format') continue;
-    const format = value.trim().toLowerCase();
-    return format === 'csv' || format === 'xml' ? format : 'json';
-  }
-  return 'json';
+  return formatOfQuery(queryStringOf(request));
 }

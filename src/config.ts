@@ -1,10 +1,15 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_QUERY_MAX_ROWS, DEFAULT_QUERY_TIMEOUT_MS } from './app.js';
+import { DEFAULT_QUERY_LIMITS, type QueryLimits } from './app.js';
 import { isCalendarDate } from './dates.js';
 import type { Env } from './env.js';
 import type { HttpPolicy } from './sources/http-client.js';
 import { findSource } from './sources/registry.js';
-import { DEFAULT_MEMORY_LIMIT } from './store/duckdb/duckdb-store.js';
+import {
+  DEFAULT_MEMORY_LIMIT,
+  DEFAULT_SANDBOX_SETTINGS,
+  type SandboxSettings,
+} from './store/duckdb/duckdb-store.js';
+import { DEFAULT_CONNECTION_LIMITS } from './http/server-guards.js';
 
 /** A command-line or environment mistake: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -15,8 +20,9 @@ export interface ServeConfig {
   host: string;
   ingest: boolean;
   memoryLimit: string;
-  queryTimeoutMs: number;
-  queryMaxRows: number;
+  query: QueryLimits;
+  sandbox: SandboxSettings;
+  maxConnections: number;
   http: Partial<HttpPolicy>;
 }
 
@@ -54,19 +60,57 @@ export function serveConfig(args: string[], env: Env): ServeConfig {
     host: nonEmpty(values.host ?? env.HOST, '127.0.0.1'),
     ingest: !values['no-ingest'],
     memoryLimit: memoryLimit(env),
-    queryTimeoutMs: integerSetting(
-      'FXRATES_QUERY_TIMEOUT_MS',
-      env.FXRATES_QUERY_TIMEOUT_MS,
-      DEFAULT_QUERY_TIMEOUT_MS,
+    query: {
+      timeoutMs: integerSetting(
+        'FXRATES_QUERY_TIMEOUT_MS',
+        env.FXRATES_QUERY_TIMEOUT_MS,
+        DEFAULT_QUERY_LIMITS.timeoutMs,
+        1,
+        3_600_000,
+      ),
+      maxRows: integerSetting(
+        'FXRATES_QUERY_MAX_ROWS',
+        env.FXRATES_QUERY_MAX_ROWS,
+        DEFAULT_QUERY_LIMITS.maxRows,
+        1,
+        10_000_000,
+      ),
+      maxBytes: integerSetting(
+        'FXRATES_QUERY_MAX_BYTES',
+        env.FXRATES_QUERY_MAX_BYTES,
+        DEFAULT_QUERY_LIMITS.maxBytes,
+        1024,
+        1024 ** 3,
+      ),
+      maxWaiting: integerSetting(
+        'FXRATES_QUERY_QUEUE',
+        env.FXRATES_QUERY_QUEUE,
+        DEFAULT_QUERY_LIMITS.maxWaiting,
+        0,
+        10_000,
+      ),
+    },
+    sandbox: {
+      ...DEFAULT_SANDBOX_SETTINGS,
+      workers: integerSetting(
+        'FXRATES_QUERY_WORKERS',
+        env.FXRATES_QUERY_WORKERS,
+        DEFAULT_SANDBOX_SETTINGS.workers,
+        1,
+        64,
+      ),
+      memoryBytes: sizeSetting(
+        'FXRATES_QUERY_MEMORY',
+        env.FXRATES_QUERY_MEMORY,
+        DEFAULT_SANDBOX_SETTINGS.memoryBytes,
+      ),
+    },
+    maxConnections: integerSetting(
+      'FXRATES_MAX_CONNECTIONS',
+      env.FXRATES_MAX_CONNECTIONS,
+      DEFAULT_CONNECTION_LIMITS.maxConnections,
       1,
-      3_600_000,
-    ),
-    queryMaxRows: integerSetting(
-      'FXRATES_QUERY_MAX_ROWS',
-      env.FXRATES_QUERY_MAX_ROWS,
-      DEFAULT_QUERY_MAX_ROWS,
-      1,
-      10_000_000,
+      1_000_000,
     ),
     http: httpPolicy(env),
   };
@@ -141,6 +185,31 @@ function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
+
+/** A size such as 512MB or 1GiB, in bytes (64 MiB at least: a sandbox cannot start with less). */
+function sizeSetting(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(value.trim());
+  const bytes = match
+    ? Number(match[1]) * (SIZE_UNITS[match[2]!.toLowerCase()] ?? Number.NaN)
+    : Number.NaN;
+  if (!(bytes >= 64 * 1024 ** 2)) {
+    throw new UsageError(`${name} '${value}' is not a size of 64MiB or more, such as 512MB or 2GB`);
+  }
+  return Math.floor(bytes);
 }
 
 function memoryLimit(env: Env): string {

@@ -8,16 +8,31 @@ import { DuckDBStore } from './store/duckdb/duckdb-store.js';
  * SIGINT: no new connections, in-flight requests finish, then the database closes cleanly.
  */
 export async function serve(config: ServeConfig): Promise<void> {
-  const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
+  // The store is opened before the app exists, but reports through the app's logger.
+  const service: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
+  const store = await DuckDBStore.open({
+    path: config.db,
+    memoryLimit: config.memoryLimit,
+    sandbox: { ...config.sandbox, warn: (message) => service.app?.log.warn(message) },
+    onFatal: (error) => {
+      // The engine invalidated the database: answering 500 forever helps nobody. Exit, so
+      // that a supervisor starts the service again on the intact file.
+      const message = `database unusable, exiting: ${error.message.split('\n')[0]}`;
+      if (service.app) service.app.log.fatal(message);
+      else process.stderr.write(`fxrates: ${message}\n`);
+      process.exit(70);
+    },
+  });
   const app = await buildApp({
     store,
     logger: { level: process.env.LOG_LEVEL ?? 'info' },
-    queryTimeoutMs: config.queryTimeoutMs,
-    queryMaxRows: config.queryMaxRows,
+    query: config.query,
+    connections: { maxConnections: config.maxConnections },
     ingestEnv: process.env,
     ingesting: config.ingest,
     runningSources: () => scheduler?.runningSources() ?? new Set(),
   });
+  service.app = app;
   const scheduler: IngestScheduler | undefined = config.ingest
     ? new IngestScheduler(store, {
         env: process.env,

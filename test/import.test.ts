@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { parseImport } from '../src/import/import-file.js';
 import { DuckDBStore } from '../src/store/duckdb/duckdb-store.js';
 import { runCli } from './support/cli.js';
+import { readRows } from './support/harness.js';
 
 describe('fxrates import', () => {
   let dir: string;
@@ -26,13 +27,11 @@ describe('fxrates import', () => {
   > => {
     const store = await DuckDBStore.open({ path: db });
     try {
-      const result = await store.runSandboxed(
+      const rows = await readRows(
+        store,
         `SELECT source, symbol, strftime(observation_time, '%Y-%m-%dT%H:%M:%S.%gZ') AS time, rate FROM observations ORDER BY ALL`,
-        { timeoutMs: 5000, maxRows: 1000 },
       );
-      return result.rows.map(
-        ([source, symbol, time, rate]) => ({ source, symbol, time, rate }) as any,
-      );
+      return rows.map(([source, symbol, time, rate]) => ({ source, symbol, time, rate }) as any);
     } finally {
       await store.close();
     }

@@ -3,7 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import type { IngestOptions } from '../src/ingest/ingest-source.js';
 import { ingestSource } from '../src/ingest/ingest-source.js';
 import { findSource } from '../src/sources/registry.js';
-import { skipWithoutFixtures, startService, type TestService } from './support/harness.js';
+import {
+  readRows,
+  skipWithoutFixtures,
+  startService,
+  type TestService,
+} from './support/harness.js';
 import { RECORDED, ReplayServer } from './support/replay-server.js';
 
 const skip = skipWithoutFixtures(RECORDED);
@@ -498,11 +503,11 @@ describe('ingestion of recorded publisher responses', { skip }, () => {
     // 8,067 rate rows; the closing ",,," line is dropped and counted. Rows for dates the first
     // recording also holds are the same figures, so only the rest is new.
     assert.equal(report.dropped, 1);
-    const count = await service.store.runSandboxed(
+    const count = await readRows(
+      service.store,
       "SELECT count(*) FROM observations WHERE source = 'ecb' AND observation_time < '2026-02-17'",
-      { timeoutMs: 5000, maxRows: 10 },
     );
-    assert.equal(Number(count.rows[0]![0]), 8067 - recordedSince('2026-02-17'));
+    assert.equal(Number(count[0]![0]), 8067 - recordedSince('2026-02-17'));
     // D,JPY,2025-07-01,169.71 -- in summer 16:00 Berlin is 14:00Z.
     const summer = await service.app.inject(
       '/v1/exchangerate/2025-07-01?sources=ecb&base=EUR&symbols=JPY',

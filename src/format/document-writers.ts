@@ -1,4 +1,5 @@
-import { XML_DECLARATION, csvLine, xmlEscape } from './text-escapes.js';
+import { XML_DECLARATION, csvLine, isXmlText, xmlEscape, xmlText } from './text-escapes.js';
+import { problemsText } from '../params/problems.js';
 
 /** Small, whole responses: the currencies and sources lists, query results and errors. */
 
@@ -27,50 +28,94 @@ export function errorText(format: ErrorFormat, message: string): string {
 export interface QueryResultDocument {
   columns: readonly string[];
   rows: readonly (readonly (string | number | boolean | null)[])[];
-  error?: string;
 }
 
-/** Rows of the query endpoint: json `{status, num_rows, columns, rows: [{col: value}]}`, csv, or xml. */
+export interface RenderedQueryResult {
+  text: string;
+  /** Rows in the text: fewer than given when the next one would have passed `maxBytes`. */
+  rowsShown: number;
+  /** Characters XML cannot hold were replaced (xml only). */
+  replacedCharacters: boolean;
+}
+
+/**
+ * Rows of the query endpoint: json `{status, num_rows, columns, rows: [{col: value}]}`, csv, or
+ * xml, with at most `maxBytes` of rows (whole rows; the rest are left out). `problems` are the
+ * parameter problems so far; the caller adds the cut and reports them all in X-Error, and they
+ * are also written into the json and xml body.
+ */
 export function queryResultText(
   format: ErrorFormat,
   result: QueryResultDocument,
   prettyPrint: boolean,
-): string {
-  if (format === 'csv') return csvText(result.columns, result.rows);
-  if (format === 'xml') {
-    const newline = prettyPrint ? '\n' : '';
-    const indent = (depth: number): string => (prettyPrint ? '  '.repeat(depth) : '');
-    let text = `${XML_DECLARATION}${newline}<exchangerates>${newline}${indent(1)}<status>success</status>`;
-    if (result.error !== undefined)
-      text += `${newline}${indent(1)}<error>${xmlEscape(result.error)}</error>`;
-    text += `${newline}${indent(1)}<num_rows>${result.rows.length}</num_rows>${newline}${indent(1)}<columns>`;
-    for (const column of result.columns)
-      text += `${newline}${indent(2)}<column>${xmlEscape(column)}</column>`;
-    text += `${newline}${indent(1)}</columns>${newline}${indent(1)}<rows>`;
-    for (const row of result.rows) {
-      text += `${newline}${indent(2)}<row>`;
+  maxBytes: number,
+  problems: (rendered: Omit<RenderedQueryResult, 'text'>) => readonly string[],
+): RenderedQueryResult {
+  const newline = prettyPrint ? '\n' : '';
+  const indent = (depth: number): string => (prettyPrint ? '  '.repeat(depth) : '');
+  const pieces: string[] = [];
+  let size = 0;
+  let replacedCharacters = false;
+  for (const row of result.rows) {
+    let piece: string;
+    if (format === 'csv') piece = csvLine(row);
+    else if (format === 'xml') {
+      piece = `${newline}${indent(2)}<row>`;
       row.forEach((value, index) => {
-        const name = xmlEscape(result.columns[index]!);
-        text +=
-          value === null
-            ? `${newline}${indent(3)}<value column="${name}" null="true"/>`
-            : `${newline}${indent(3)}<value column="${name}">${xmlEscape(String(value))}</value>`;
+        const name = xmlText(result.columns[index]!);
+        if (value === null) piece += `${newline}${indent(3)}<value column="${name}" null="true"/>`;
+        else {
+          const text = String(value);
+          replacedCharacters ||= !isXmlText(text);
+          piece += `${newline}${indent(3)}<value column="${name}">${xmlText(text)}</value>`;
+        }
       });
-      text += `${newline}${indent(2)}</row>`;
+      piece += `${newline}${indent(2)}</row>`;
+    } else {
+      const object = Object.fromEntries(
+        result.columns.map((column, index) => [column, row[index] ?? null]),
+      );
+      piece = prettyPrint
+        ? `\n    ${JSON.stringify(object, null, 2).replaceAll('\n', '\n    ')}`
+        : JSON.stringify(object);
     }
-    return `${text}${newline}${indent(1)}</rows>${newline}</exchangerates>${newline}`;
+    if (size + piece.length > maxBytes) break;
+    size += piece.length;
+    pieces.push(piece);
   }
-  const rows = result.rows.map((row) =>
-    Object.fromEntries(result.columns.map((column, index) => [column, row[index] ?? null])),
-  );
-  return jsonText(
-    {
-      status: 'success',
-      ...(result.error !== undefined ? { error: result.error } : {}),
-      num_rows: rows.length,
-      columns: result.columns,
-      rows,
-    },
-    prettyPrint,
-  );
+  const rowsShown = pieces.length;
+  const listed = problems({ rowsShown, replacedCharacters });
+  const error = listed.length > 0 ? problemsText(listed) : undefined;
+  let text: string;
+  if (format === 'csv') {
+    text = csvLine(result.columns) + pieces.join('');
+  } else if (format === 'xml') {
+    text = `${XML_DECLARATION}${newline}<exchangerates>${newline}${indent(1)}<status>success</status>`;
+    if (error !== undefined) text += `${newline}${indent(1)}<error>${xmlText(error)}</error>`;
+    text += `${newline}${indent(1)}<num_rows>${rowsShown}</num_rows>${newline}${indent(1)}<columns>`;
+    for (const column of result.columns)
+      text += `${newline}${indent(2)}<column>${xmlText(column)}</column>`;
+    text += `${newline}${indent(1)}</columns>${newline}${indent(1)}<rows>${pieces.join('')}`;
+    text += `${rowsShown > 0 ? `${newline}${indent(1)}` : ''}</rows>${newline}</exchangerates>${newline}`;
+  } else {
+    const head = jsonText(
+      {
+        status: 'success',
+        ...(error !== undefined ? { error } : {}),
+        num_rows: rowsShown,
+        columns: result.columns,
+        rows: [],
+      },
+      prettyPrint,
+    );
+    // The head ends with `"rows": []` and the closing brace: the rows go between the brackets.
+    const open = head.lastIndexOf('[]');
+    const rows = prettyPrint
+      ? rowsShown > 0
+        ? `[${pieces.join(',')}\n  ]`
+        : '[]'
+      : `[${pieces.join(',')}]`;
+    text = head.slice(0, open) + rows + head.slice(open + 2);
+  }
+  return { text, rowsShown, replacedCharacters };
 }

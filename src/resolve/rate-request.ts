@@ -7,6 +7,7 @@ import type { RateHead, RateWriterOptions } from '../format/rate-writers.js';
 import type { SqlDialect } from './dialect.js';
 import type { RateQuery } from './rate-query.js';
 import { buildRatesSql } from './rates-sql.js';
+import { problemsText } from '../params/problems.js';
 
 /** What the path of a rate request named: the endpoint and its raw date segments. */
 export type RatePath =
@@ -79,7 +80,7 @@ export function planRateRequest(
     status: 'success',
     ...(ranged ? { start_date: start, end_date: end } : { date: start }),
     base: params.base,
-    ...(params.problems.length > 0 ? { error: params.problems.join('; ') } : {}),
+    ...(params.problems.length > 0 ? { error: problemsText(params.problems) } : {}),
     ...(params.showQuery ? { query: sql } : {}),
   };
   return {

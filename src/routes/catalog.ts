@@ -6,6 +6,7 @@ import { isKnownSymbol } from '../resolve/rate-request.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { catalogQuerySchema } from './schemas.js';
+import { problemsText } from '../params/problems.js';
 
 const SOURCE_COLUMNS = [
   'source',
@@ -49,7 +50,7 @@ async function sendCatalog(
   const params = parseCatalogParams(queryStringOf(request), (symbol) =>
     isKnownSymbol(catalog, symbol),
   );
-  const error = params.problems.length > 0 ? { error: params.problems.join('; ') } : {};
+  const error = params.problems.length > 0 ? { error: problemsText(params.problems) } : {};
   const body = (): string => {
     if (list === 'currencies') {
       const currencies = listCurrencies(catalog, params);

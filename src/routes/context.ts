@@ -1,3 +1,4 @@
+import type { QueryLimits } from '../app.js';
 import type { Env } from '../env.js';
 import type { Store } from '../store/store.js';
 
@@ -6,12 +7,7 @@ export interface ServiceContext {
   store: Store;
   /** Today's UTC date, YYYY-MM-DD; a function so that tests can fix the day. */
   today: () => string;
-  query: {
-    timeoutMs: number;
-    maxRows: number;
-    /** Untrusted queries run at once at most; more wait their turn. */
-    maxConcurrent: number;
-  };
+  query: QueryLimits;
   ingest: {
     env: Env;
     /** Whether this process runs the ingestion schedule. */

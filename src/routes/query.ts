@@ -1,30 +1,40 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, unavailable } from '../errors.js';
 import { queryResultText } from '../format/document-writers.js';
+import { GateFull, GateTimeout, QueryGate } from '../http/query-gate.js';
 import { RawParams, readBoolean, readEnum } from '../params/raw-params.js';
-import { SandboxRejection, SandboxTimeout } from '../store/store.js';
+import { problemsText } from '../params/problems.js';
+import { SandboxRejection, SandboxTimeout, SandboxUnavailable } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { errorBody, queryEndpointSchema } from './schemas.js';
-import { Semaphore } from './semaphore.js';
 
-/** Runs read-only SQL in the sandbox of CONTRACT §7; show_query prints statements it accepts. */
+/**
+ * Runs read-only SQL in the sandbox of CONTRACT §7; show_query prints statements it accepts.
+ * Requests queue for the store's sandbox processes (a bounded queue: 503 with Retry-After when
+ * it is full); the time limit counts from arrival, and the answer is built while the request
+ * still holds its place, so that memory is bounded by the number of places times the byte cap.
+ */
 export function queryRoutes(app: FastifyInstance, context: ServiceContext): void {
-  const { timeoutMs, maxRows, maxConcurrent } = context.query;
-  const slots = new Semaphore(maxConcurrent);
+  const { timeoutMs, maxRows, maxBytes, maxWaiting } = context.query;
+  const gate = new QueryGate(context.store.sandboxCapacity, maxWaiting);
+  const retryAfter = Math.max(1, Math.ceil(timeoutMs / 1000));
   readOnlyEndpoint(
     app,
     '/v1/exchangerate/query',
     {
       summary: 'Run a read-only SQL query over the tables observations and sources',
-      description: `One SELECT (WITH ... SELECT included); no writes, settings, ATTACH, extensions, files or network. Time limit ${timeoutMs} ms (503 past it), at most ${maxRows} rows (more are cut and reported in X-Error).`,
+      description: `One SELECT (WITH ... SELECT included) over the tables observations and sources; no writes, settings, ATTACH, extensions, files or network. Time limit ${timeoutMs} ms from arrival (503 past it), at most ${maxRows} rows and ${maxBytes} bytes of rows (more are cut and reported in X-Error).`,
       querystring: queryEndpointSchema,
       response: {
         400: errorBody('Missing q, invalid SQL, or a statement the sandbox refuses.'),
-        503: errorBody('The query ran past the time limit.'),
+        503: errorBody(
+          'The query ran past the time limit, the queue is full (see Retry-After), or the sandbox is restarting.',
+        ),
       },
     },
     async (request, reply) => {
+      const arrival = Date.now();
       const params = new RawParams(queryStringOf(request), ['q', 'format', 'pretty_print']);
       const format = readEnum(params, 'format', ['json', 'csv', 'xml'] as const, 'json');
       const prettyPrint = readBoolean(params, 'pretty_print', true);
@@ -33,22 +43,37 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       // The answer depends only on the data version, the day and the URL: a client holding it
       // gets its 304 without the statement running again.
       const run = async (): Promise<string> => {
-        const result = await slots.run(async () => {
-          try {
-            return await context.store.runSandboxed(sql, { timeoutMs, maxRows });
-          } catch (error) {
-            if (error instanceof SandboxTimeout) throw unavailable(error.message);
-            if (error instanceof SandboxRejection) throw badRequest(error.message);
-            throw error;
+        const deadline = arrival + timeoutMs;
+        try {
+          return await gate.run(deadline, async () => {
+            const result = await context.store.runSandboxed(sql, { deadline, maxRows, maxBytes });
+            const rendered = queryResultText(format, result, prettyPrint, maxBytes, (shown) => {
+              const problems = [...params.problems];
+              if (result.cut === 'rows' && shown.rowsShown === result.rows.length)
+                problems.push(`the result was cut to its first ${maxRows} rows`);
+              else if (result.cut || shown.rowsShown < result.rows.length)
+                problems.push(
+                  `the result was cut at ${maxBytes} bytes, after its first ${shown.rowsShown} rows`,
+                );
+              if (shown.replacedCharacters)
+                problems.push('characters XML cannot hold were replaced by U+FFFD');
+              if (problems.length > params.problems.length)
+                reply.header('x-error', problemsText(problems));
+              return problems;
+            });
+            return rendered.text;
+          });
+        } catch (error) {
+          if (error instanceof GateFull) {
+            throw unavailable(`too many queries at once (${error.message}); try again`, retryAfter);
           }
-        });
-        const problems = [...params.problems];
-        if (result.truncated) {
-          problems.push(`the result was cut to its first ${maxRows} rows`);
-          reply.header('x-error', problems.join('; '));
+          if (error instanceof GateTimeout || error instanceof SandboxTimeout) {
+            throw unavailable(`${error.message} (${timeoutMs} ms)`);
+          }
+          if (error instanceof SandboxUnavailable) throw unavailable(error.message, 1);
+          if (error instanceof SandboxRejection) throw badRequest(error.message);
+          throw error;
         }
-        const error = problems.length > 0 ? { error: problems.join('; ') } : {};
-        return queryResultText(format, { ...result, ...error }, prettyPrint);
       };
       return sendRepresentation(
         request,

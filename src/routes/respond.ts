@@ -7,18 +7,14 @@ import type {
   RouteHandlerMethod,
 } from 'fastify';
 import { CACHE_CHANGING, CACHE_SETTLED, etagMatches, weakEtag } from '../http/caching.js';
+import { ALLOWED_METHODS, CONTENT_TYPES } from '../http/server-guards.js';
 
-export const CONTENT_TYPES = {
-  json: 'application/json; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-  xml: 'application/xml; charset=utf-8',
-} as const;
-
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+export { CONTENT_TYPES };
+import { problemsText } from '../params/problems.js';
 
 /**
- * A read-only endpoint: GET (and HEAD, which Fastify derives from it), OPTIONS for CORS
- * preflight, and 405 with `Allow` for every other method (CONTRACT §9).
+ * A read-only endpoint: GET (and HEAD, which Fastify derives from it) and OPTIONS for CORS
+ * preflight. Every other method gets 405 with `Allow` before Fastify sees it (server-guards.ts).
  */
 export function readOnlyEndpoint(
   app: FastifyInstance,
@@ -27,35 +23,18 @@ export function readOnlyEndpoint(
   handler: RouteHandlerMethod,
 ): void {
   app.get(url, { schema }, handler);
-  app.route({
-    method: ['OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    url,
-    schema: { hide: true },
-    handler: (request, reply) => {
-      if (request.method === 'OPTIONS') {
-        return reply
-          .code(204)
-          .header('access-control-allow-methods', ALLOWED_METHODS)
-          .header(
-            'access-control-allow-headers',
-            request.headers['access-control-request-headers'] ?? '*',
-          )
-          .header('access-control-max-age', '86400')
-          .header('allow', ALLOWED_METHODS)
-          .send();
-      }
-      return reply
-        .code(405)
-        .header('allow', ALLOWED_METHODS)
-        .type(CONTENT_TYPES.json)
-        .send(
-          JSON.stringify({
-            status: 'error',
-            error: `method ${request.method} is not allowed; use GET`,
-          }),
-        );
-    },
-  });
+  app.options(url, { schema: { hide: true } }, (request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', ALLOWED_METHODS)
+      .header(
+        'access-control-allow-headers',
+        request.headers['access-control-request-headers'] ?? '*',
+      )
+      .header('access-control-max-age', '86400')
+      .header('allow', ALLOWED_METHODS)
+      .send(),
+  );
 }
 
 /** The raw query string, so that parameter parsing sees names, case and repeats as sent. */
@@ -91,7 +70,7 @@ export function sendRepresentation(
     .header('cache-control', representation.settled ? CACHE_SETTLED : CACHE_CHANGING)
     .header('vary', 'Accept-Encoding');
   if (representation.problems && representation.problems.length > 0) {
-    reply.header('x-error', representation.problems.join('; '));
+    reply.header('x-error', problemsText(representation.problems));
   }
   for (const [name, value] of Object.entries(representation.extraHeaders ?? {}))
     reply.header(name, value);

@@ -6,6 +6,7 @@ import { parseStatusParams } from '../params/status-params.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { statusQuerySchema, statusResponseDescription } from './schemas.js';
+import { problemsText } from '../params/problems.js';
 
 const COLUMNS = [
   'source',
@@ -79,7 +80,7 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
           : jsonText(
               {
                 status: 'success',
-                ...(params.problems.length > 0 ? { error: params.problems.join('; ') } : {}),
+                ...(params.problems.length > 0 ? { error: problemsText(params.problems) } : {}),
                 ingesting: context.ingest.enabled,
                 sources: rows,
               },

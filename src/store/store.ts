@@ -26,19 +26,24 @@ export type SqlValue = string | number | boolean | null;
 export interface QueryResultSet {
   columns: string[];
   rows: SqlValue[][];
-  /** True when the statement had more rows than the limit allowed. */
-  truncated: boolean;
+  /** Why the rows stop early: the statement had more rows, or more bytes, than allowed. */
+  cut: 'rows' | 'bytes' | null;
 }
 
 export interface SandboxLimits {
-  timeoutMs: number;
+  /** When the statement must have answered (epoch milliseconds); it is stopped then. */
+  deadline: number;
   maxRows: number;
+  /** Bytes of values returned at most. */
+  maxBytes: number;
 }
 
-/** Raised by `runSandboxed` for statements the sandbox refuses or cannot run. */
+/** Raised by `runSandboxed` for statements the sandbox refuses or cannot run (HTTP 400). */
 export class SandboxRejection extends Error {}
-/** Raised by `runSandboxed` when the time limit interrupts a statement. */
+/** Raised by `runSandboxed` when a statement is stopped at the time limit (HTTP 503). */
 export class SandboxTimeout extends Error {}
+/** Raised by `runSandboxed` when the sandbox itself failed or is restarting (HTTP 503). */
+export class SandboxUnavailable extends Error {}
 
 /** How ingestion of one source last went (the status endpoint shows it). */
 export interface IngestState {
@@ -74,8 +79,13 @@ export interface Store {
    * `runSandboxed`, so that both show the same rows.
    */
   streamRows(sql: string): AsyncIterable<SqlValue[][]>;
-  /** Runs untrusted SQL under the sandbox of CONTRACT §7. */
+  /**
+   * Runs untrusted SQL under the sandbox of CONTRACT §7: outside the serving process, on the
+   * tables observations and sources only, stopped from outside at `limits.deadline`. Callers
+   * run at most `sandboxCapacity` statements at once.
+   */
   runSandboxed(sql: string, limits: SandboxLimits): Promise<QueryResultSet>;
+  readonly sandboxCapacity: number;
   /**
    * Stores a batch in one transaction: all of it or, on any error, none of it. Rows with the
    * same source, symbol and observation time replace the stored ones (later rows of the batch win).

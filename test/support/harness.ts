@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
 import { DuckDBStore } from '../../src/store/duckdb/duckdb-store.js';
-import type { Observation } from '../../src/store/store.js';
+import type { Observation, SqlValue, Store } from '../../src/store/store.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = resolve(REPO_ROOT, '..', 'shared', 'fixtures');
@@ -40,6 +40,13 @@ export async function startService(options: Partial<AppOptions> = {}): Promise<T
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Every row of a statement, read through the store itself (not the query sandbox). */
+export async function readRows(store: Store, sql: string): Promise<SqlValue[][]> {
+  const rows: SqlValue[][] = [];
+  for await (const batch of store.streamRows(sql)) rows.push(...batch);
+  return rows;
 }
 
 export function observation(

@@ -111,17 +111,15 @@ export function storeContract(
     });
 
     test('the sandbox runs one read-only SELECT and refuses everything else', async () => {
+      const limits = { deadline: Date.now() + 20_000, maxRows: 1, maxBytes: 1_000_000 };
       const result = await store.runSandboxed(
         'SELECT symbol, rate FROM observations ORDER BY symbol',
-        {
-          timeoutMs: 5000,
-          maxRows: 1,
-        },
+        limits,
       );
       assert.deepEqual(result, {
         columns: ['symbol', 'rate'],
         rows: [['EUR', 0.92]],
-        truncated: true,
+        cut: 'rows',
       });
       for (const sql of [
         'DELETE FROM observations',
@@ -129,7 +127,7 @@ export function storeContract(
         'CREATE TABLE x (y INT)',
       ]) {
         await assert.rejects(
-          store.runSandboxed(sql, { timeoutMs: 5000, maxRows: 10 }),
+          store.runSandboxed(sql, { ...limits, maxRows: 10 }),
           SandboxRejection,
           sql,
         );

@@ -1,32 +1,30 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import {
-  DuckDBDateValue,
-  DuckDBDecimalValue,
   DuckDBInstance,
   DuckDBTimestampValue,
-  StatementType,
   type DuckDBConnection,
-  type DuckDBResult,
-  type DuckDBValue,
 } from '@duckdb/node-api';
 import { utcDateOf } from '../../dates.js';
 import { duckdbDialect } from '../../resolve/dialect.js';
+import { stringLiteral } from '../../resolve/sql-literal.js';
 import { SOURCES, defaultPrecedence } from '../../sources/registry.js';
-import {
-  SandboxRejection,
-  SandboxTimeout,
-  type Catalog,
-  type IngestState,
-  type Observation,
-  type QueryResultSet,
-  type SandboxLimits,
-  type SourceHoldings,
-  type SqlValue,
-  type Store,
+import type {
+  Catalog,
+  IngestState,
+  Observation,
+  QueryResultSet,
+  SandboxLimits,
+  SourceHoldings,
+  SqlValue,
+  Store,
 } from '../store.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
 import { MIGRATIONS } from './migrations.js';
+import { DuckDBSandbox } from './sandbox.js';
+import { SnapshotWriter } from './snapshot.js';
+import { chunkRows, instantOf, valueReader } from './values.js';
 
 export interface DuckDBStoreOptions {
   /** Database file; created with its directory when missing. ':memory:' for a throwaway store. */
@@ -34,35 +32,75 @@ export interface DuckDBStoreOptions {
   /** DuckDB memory limit, e.g. '1GB'. */
   memoryLimit?: string;
   threads?: number;
+  sandbox?: Partial<SandboxSettings>;
+  /**
+   * Called when the engine reports the database unusable (a fatal error invalidates it until
+   * restarted): the service then exits so that a supervisor restarts it.
+   */
+  onFatal?: (error: Error) => void;
+}
+
+/** How the query sandbox runs (see sandbox.ts and snapshot.ts). */
+export interface SandboxSettings {
+  /** Statements running at once, each in its own process. */
+  workers: number;
+  /** Memory a sandbox process may allocate, in bytes. */
+  memoryBytes: number;
+  /** CPU seconds a sandbox process may use before it is replaced. */
+  cpuSeconds: number;
+  /** Writes within this time are folded into one refresh of the sandbox's snapshot. */
+  snapshotDelayMs: number;
+  warn?: (message: string) => void;
 }
 
 export const DEFAULT_MEMORY_LIMIT = '1GB';
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
+  workers: 2,
+  memoryBytes: 1024 ** 3,
+  cpuSeconds: 600,
+  snapshotDelayMs: 5_000,
+};
+
+/** DuckDB reports these when a database can no longer be used by this process. */
+const FATAL = /FATAL Error|database has been invalidated/i;
 
 /**
- * The embedded store. The instance is locked down for serving untrusted SQL: no file or
- * network access from SQL, no extension loading, configuration frozen, memory capped.
- * Writes go through one connection, one batch at a time; reads each get their own connection.
+ * The embedded store. Untrusted SQL never runs in this process (see sandbox.ts); the instance
+ * is locked down all the same: no file access but the sandbox snapshots' folder, no network,
+ * no extension loading, configuration frozen, memory capped. Writes go through one
+ * connection, one batch at a time; reads each get their own connection.
  */
 export class DuckDBStore implements Store {
   readonly dialect = duckdbDialect;
   private version = 0;
   private cachedCatalog: { version: number; catalog: Promise<Catalog> } | undefined;
   private writeQueue: Promise<unknown> = Promise.resolve();
+  private snapshots: SnapshotWriter | undefined;
+  private sandbox: DuckDBSandbox | undefined;
+  private readonly sandboxSettings: SandboxSettings;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly writer: DuckDBConnection,
-  ) {}
+    private readonly snapshotDir: string,
+    private readonly options: DuckDBStoreOptions,
+  ) {
+    this.sandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, ...options.sandbox };
+  }
 
   static async open(options: DuckDBStoreOptions): Promise<DuckDBStore> {
-    if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+    let snapshotDir: string;
+    if (options.path === ':memory:') {
+      snapshotDir = join(mkdtempSync(join(tmpdir(), 'fxrates-')), 'sandbox');
+    } else {
+      mkdirSync(dirname(options.path), { recursive: true });
+      snapshotDir = `${resolve(options.path)}.sandbox`;
+    }
     const config: Record<string, string> = {
-      enable_external_access: 'false',
       autoload_known_extensions: 'false',
       autoinstall_known_extensions: 'false',
       allow_community_extensions: 'false',
       memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
-      lock_configuration: 'true',
     };
     if (options.threads) config.threads = String(options.threads);
     let instance: DuckDBInstance;
@@ -78,7 +116,11 @@ export class DuckDBStore implements Store {
       throw error;
     }
     const writer = await instance.connect();
-    const store = new DuckDBStore(instance, writer);
+    // The snapshot folder is the one place SQL may still reach once file access is off.
+    await writer.run(`SET allowed_directories = [${stringLiteral(`${snapshotDir}/`)}]`);
+    await writer.run('SET enable_external_access = false');
+    await writer.run('SET lock_configuration = true');
+    const store = new DuckDBStore(instance, writer, snapshotDir, options);
     await store.migrate();
     return store;
   }
@@ -134,6 +176,20 @@ export class DuckDBStore implements Store {
     return this.version;
   }
 
+  get sandboxCapacity(): number {
+    return this.sandboxSettings.workers;
+  }
+
+  /** Runs `work`, telling the owner when the engine reports the database unusable. */
+  private async guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof Error && FATAL.test(error.message)) this.options.onFatal?.(error);
+      throw error;
+    }
+  }
+
   catalog(): Promise<Catalog> {
     if (this.cachedCatalog?.version !== this.version) {
       const catalog = this.readCatalog();
@@ -144,7 +200,11 @@ export class DuckDBStore implements Store {
     return this.cachedCatalog!.catalog;
   }
 
-  private async readCatalog(): Promise<Catalog> {
+  private readCatalog(): Promise<Catalog> {
+    return this.guarded(() => this.queryCatalog());
+  }
+
+  private async queryCatalog(): Promise<Catalog> {
     const connection = await this.instance.connect();
     try {
       const reader = await connection.runAndReadAll(
@@ -161,8 +221,8 @@ export class DuckDBStore implements Store {
         if (!holdings) continue;
         holdings.symbols.push(symbol as string);
         holdings.observations += Number(count);
-        const firstDate = timestampToDate(first as DuckDBTimestampValue);
-        const lastDate = timestampToDate(last as DuckDBTimestampValue);
+        const firstDate = utcDateOf(instantOf(first as DuckDBTimestampValue)!);
+        const lastDate = utcDateOf(instantOf(last as DuckDBTimestampValue)!);
         if (holdings.firstDate === null || firstDate < holdings.firstDate)
           holdings.firstDate = firstDate;
         if (holdings.lastDate === null || lastDate > holdings.lastDate)
@@ -177,8 +237,13 @@ export class DuckDBStore implements Store {
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
     const connection = await this.instance.connect();
     try {
-      const result = await connection.stream(sql);
-      yield* readChunks(result, Number.POSITIVE_INFINITY);
+      const result = await this.guarded(() => connection.stream(sql));
+      const read = valueReader();
+      for (;;) {
+        const chunk = await this.guarded(() => result.fetchChunk());
+        if (!chunk || chunk.rowCount === 0) return;
+        yield chunkRows(chunk, read);
+      }
     } finally {
       connection.closeSync();
     }
@@ -186,48 +251,22 @@ export class DuckDBStore implements Store {
 
   async runSandboxed(sql: string, limits: SandboxLimits): Promise<QueryResultSet> {
     assertReadOnlySelect(sql);
-    const connection = await this.instance.connect();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      connection.interrupt();
-    }, limits.timeoutMs);
-    try {
-      // A read-only transaction, rolled back afterwards: even a statement that slipped past
-      // the checks below could change nothing.
-      await connection.run('BEGIN TRANSACTION READ ONLY');
-      const statements = await connection.extractStatements(sql);
-      if (statements.count !== 1) {
-        throw new SandboxRejection(`exactly one statement is allowed, found ${statements.count}`);
-      }
-      const prepared = await statements.prepare(0);
-      if (prepared.statementType !== StatementType.SELECT) {
-        throw new SandboxRejection('only SELECT statements are allowed');
-      }
-      const result = await prepared.stream();
-      const columns = result.deduplicatedColumnNames();
-      const rows: SqlValue[][] = [];
-      for await (const batch of readChunks(result, limits.maxRows + 1)) rows.push(...batch);
-      const truncated = rows.length > limits.maxRows;
-      if (truncated) rows.length = limits.maxRows;
-      return { columns, rows, truncated };
-    } catch (error) {
-      if (timedOut) throw new SandboxTimeout(`the query ran longer than ${limits.timeoutMs} ms`);
-      if (error instanceof SandboxRejection) throw error;
-      throw new SandboxRejection(firstLine(error));
-    } finally {
-      clearTimeout(timer);
-      try {
-        await connection.run('ROLLBACK');
-      } catch {
-        // No transaction left to roll back (the statement failed before or ended it).
-      }
-      connection.closeSync();
+    if (!this.sandbox) {
+      const snapshots = new SnapshotWriter(this.instance, {
+        dir: this.snapshotDir,
+        coalesceMs: this.sandboxSettings.snapshotDelayMs,
+      });
+      this.snapshots = snapshots;
+      this.sandbox = new DuckDBSandbox({
+        ...this.sandboxSettings,
+        snapshot: () => snapshots.current(),
+      });
     }
+    return this.sandbox.run(sql, limits);
   }
 
   writeObservations(observations: readonly Observation[]): Promise<number> {
-    return this.serialized(() => this.appendAndMerge(observations));
+    return this.serialized(() => this.guarded(() => this.appendAndMerge(observations)));
   }
 
   /** Writes run one at a time on the one writer connection. */
@@ -275,7 +314,10 @@ export class DuckDBStore implements Store {
         }
         return count;
       });
-      if (count > 0) this.version += 1;
+      if (count > 0) {
+        this.version += 1;
+        this.snapshots?.markChanged();
+      }
       return count;
     } finally {
       await this.writer.run('DROP TABLE IF EXISTS temp.staging');
@@ -294,8 +336,8 @@ export class DuckDBStore implements Store {
       for (const [source, attempt, success, error, through, stored, dropped] of reader.getRows()) {
         states.set(source as string, {
           source: source as string,
-          lastAttempt: nullableInstant(attempt),
-          lastSuccess: nullableInstant(success),
+          lastAttempt: instantOf(attempt),
+          lastSuccess: instantOf(success),
           lastError: (error as string | null) ?? null,
           completeThrough: through === null ? null : String(through),
           lastRunStored: Number(stored),
@@ -326,81 +368,12 @@ export class DuckDBStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.sandbox?.close();
+    await this.snapshots?.close();
     await this.writeQueue;
     this.writer.closeSync();
     this.instance.closeSync();
   }
-}
-
-function timestampToInstant(value: DuckDBTimestampValue): Date {
-  return new Date(Number(value.micros / 1000n));
-}
-
-function nullableInstant(value: DuckDBValue | undefined): Date | null {
-  return value == null ? null : timestampToInstant(value as DuckDBTimestampValue);
-}
-
-async function* readChunks(result: DuckDBResult, maxRows: number): AsyncIterable<SqlValue[][]> {
-  // Dates and times repeat on every row of a day: each is formatted once per result.
-  const texts = new Map<bigint | number, string>();
-  const toSqlValue = (value: DuckDBValue): SqlValue => {
-    if (value instanceof DuckDBDateValue)
-      return remember(texts, value.days, () => value.toString());
-    if (value instanceof DuckDBTimestampValue) {
-      return remember(texts, value.micros, () =>
-        new Date(Number(value.micros / 1000n)).toISOString(),
-      );
-    }
-    return toPlainValue(value);
-  };
-  let count = 0;
-  while (count < maxRows) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) return;
-    // Column vectors read item by item: several times faster than chunk.getRows() on wide results.
-    const columns = Array.from({ length: chunk.columnCount }, (_, index) =>
-      chunk.getColumnVector(index),
-    );
-    const rows: SqlValue[][] = new Array(chunk.rowCount);
-    for (let row = 0; row < chunk.rowCount; row++) {
-      rows[row] = columns.map((column) => toSqlValue(column.getItem(row)));
-    }
-    count += rows.length;
-    yield rows;
-  }
-}
-
-function remember(
-  texts: Map<bigint | number, string>,
-  key: bigint | number,
-  format: () => string,
-): string {
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = format();
-    texts.set(key, text);
-  }
-  return text;
-}
-
-function toPlainValue(value: DuckDBValue): SqlValue {
-  if (
-    value === null ||
-    typeof value === 'string' ||
-    typeof value === 'number' ||
-    typeof value === 'boolean'
-  ) {
-    return value;
-  }
-  if (typeof value === 'bigint') {
-    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-  }
-  if (value instanceof DuckDBDecimalValue) return value.toDouble();
-  return String(value);
-}
-
-function timestampToDate(value: DuckDBTimestampValue): string {
-  return utcDateOf(timestampToInstant(value));
 }
 
 function firstLine(error: unknown): string {

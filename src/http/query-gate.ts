@@ -1,0 +1,51 @@
+/** The queue of the query endpoint is full. */
+export class GateFull extends Error {}
+/** A task waited in the queue until its deadline passed. */
+export class GateTimeout extends Error {}
+
+/**
+ * At most `capacity` tasks run at once and at most `maxWaiting` wait, each until its own
+ * deadline: a request's time limit counts from its arrival, queue time included.
+ */
+export class QueryGate {
+  private running = 0;
+  private readonly waiting: { start: () => void; timer: NodeJS.Timeout }[] = [];
+
+  constructor(
+    readonly capacity: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  async run<T>(deadline: number, task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.capacity) {
+      if (this.waiting.length >= this.maxWaiting) {
+        throw new GateFull(`${this.capacity} queries are running and ${this.maxWaiting} waiting`);
+      }
+      await new Promise<void>((resolve, reject) => {
+        const entry = {
+          start: () => {
+            clearTimeout(entry.timer);
+            resolve();
+          },
+          timer: setTimeout(
+            () => {
+              this.waiting.splice(this.waiting.indexOf(entry), 1);
+              reject(new GateTimeout('the query waited for a free sandbox past its time limit'));
+            },
+            Math.max(0, deadline - Date.now()),
+          ),
+        };
+        this.waiting.push(entry);
+      });
+    } else {
+      this.running++;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next.start();
+      else this.running--;
+    }
+  }
+}

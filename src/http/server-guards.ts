@@ -1,0 +1,178 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { errorText, type ErrorFormat } from '../format/document-writers.js';
+
+export interface ConnectionLimits {
+  /** Open connections at most; at the limit the oldest idle one makes room for a new one. */
+  maxConnections: number;
+  /** Time to receive a request's headers. */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request. */
+  requestTimeoutMs: number;
+  /** Time an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /** Time a connection may make no progress at all (a client that stops reading its answer). */
+  socketTimeoutMs: number;
+  maxHeaderSize: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  maxConnections: 4096,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  socketTimeoutMs: 60_000,
+  maxHeaderSize: 16_384,
+};
+
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+const ALLOWED = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const CONTENT_TYPES = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  xml: 'application/xml; charset=utf-8',
+} as const;
+
+/** The format an error body is written in: the request's `format`, if it names one. */
+export function formatOfQuery(queryString: string): ErrorFormat {
+  for (const [name, value] of new URLSearchParams(queryString)) {
+    if (name.toLowerCase() !== 'format') continue;
+    const format = value.trim().toLowerCase();
+    return format === 'csv' || format === 'xml' ? format : 'json';
+  }
+  return 'json';
+}
+
+function queryStringOfUrl(url: string | undefined): string {
+  const index = url?.indexOf('?') ?? -1;
+  return index < 0 ? '' : url!.slice(index + 1);
+}
+
+/**
+ * The HTTP server under Fastify, with what must happen before Fastify sees a request:
+ * methods other than GET, HEAD and OPTIONS get 405 with `Allow` before any body is read (and
+ * the connection is closed, so that an unread body cannot follow as a request), and the
+ * connection limits below.
+ */
+export function createGuardedServer(
+  limits: ConnectionLimits,
+  handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Server {
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      maxHeaderSize: limits.maxHeaderSize,
+      // How often the header and request timeouts are checked (Node's default is 30 s).
+      connectionsCheckingInterval: 1_000,
+    },
+    (request, response) => {
+      if (ALLOWED.has(request.method ?? '')) {
+        handler(request, response);
+        return;
+      }
+      const format = formatOfQuery(queryStringOfUrl(request.url));
+      const body = errorText(
+        format,
+        `method ${String(request.method).slice(0, 20)} is not allowed; use GET`,
+      );
+      response.shouldKeepAlive = false;
+      response.writeHead(405, {
+        allow: ALLOWED_METHODS,
+        'content-type': CONTENT_TYPES[format],
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+        'access-control-allow-origin': '*',
+        connection: 'close',
+      });
+      response.end(body);
+    },
+  );
+  server.setTimeout(limits.socketTimeoutMs, (socket) => socket.destroy());
+  limitConnections(server, limits.maxConnections);
+  return server;
+}
+
+/**
+ * At most `max` open connections. When a new one arrives at the limit, the oldest connection
+ * that is not in the middle of a request (still sending its headers, or idle between
+ * requests) is closed to make room; only when every connection is busy is the new one
+ * refused. A flood of connections that never finish their headers thus cannot lock out
+ * clients that send theirs promptly.
+ */
+function limitConnections(server: Server, max: number): void {
+  // Insertion order is age order: the first waiting socket is the oldest.
+  const waiting = new Set<Socket>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    if (open >= max) {
+      const oldest = waiting.values().next().value;
+      if (oldest) {
+        waiting.delete(oldest);
+        oldest.destroy();
+      } else {
+        socket.destroy();
+        return;
+      }
+    }
+    open++;
+    waiting.add(socket);
+    socket.once('close', () => {
+      open--;
+      waiting.delete(socket);
+    });
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    waiting.delete(socket);
+    response.once('close', () => {
+      if (!socket.destroyed) waiting.add(socket);
+    });
+  });
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  431: 'Request Header Fields Too Large',
+};
+
+/**
+ * Requests the HTTP parser rejects (headers too large, an invalid method, malformed syntax, a
+ * request that took too long) are answered with the service's error body, in the format the
+ * request line asked for when it can be read.
+ */
+export function answerClientError(
+  error: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let status = 400;
+  let message = `the request is not valid HTTP (${error.code ?? error.message})`;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    message = 'the request line and headers are too large';
+  } else if (error.code === 'HPE_INVALID_METHOD') {
+    message = 'the request method is not valid HTTP; use GET';
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    message = 'the request was not received in time';
+  }
+  const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
+  const requestLine = raw.split('\r\n')[0] ?? '';
+  const format = formatOfQuery(queryStringOfUrl(requestLine.split(' ')[1]));
+  const body = errorText(format, message);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\n` +
+      `content-type: ${CONTENT_TYPES[format]}\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      'cache-control: no-store\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n' +
+      body,
+  );
+}

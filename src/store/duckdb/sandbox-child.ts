@@ -1,0 +1,219 @@
+/**
+ * The sandbox process of the query endpoint: it runs untrusted SQL on a read-only snapshot that
+ * holds only `observations` and `sources`, under operating-system limits set by its parent (no
+ * network, bounded memory and CPU, no file writes) and with an empty environment. The parent
+ * kills it at the time limit; nothing here has to be trusted to stop.
+ */
+import {
+  DuckDBInstance,
+  DuckDBTypeId,
+  StatementType,
+  type DuckDBConnection,
+  type DuckDBPreparedStatement,
+} from '@duckdb/node-api';
+import type { SqlValue } from '../store.js';
+import { REFUSED_TYPES, disallowedReferences } from './sql-allow-list.js';
+import { chunkRows, valueReader } from './values.js';
+
+export interface SandboxSettings {
+  /** DuckDB memory limit inside the sandbox, e.g. '256MB'. */
+  memoryLimit: string;
+  threads: number;
+}
+
+export interface SandboxRequest {
+  id: number;
+  sql: string;
+  /** The snapshot file to read; the process reopens when it changes. */
+  snapshot: string;
+  maxRows: number;
+  /** Bytes of values returned at most (an estimate of the text they make). */
+  maxBytes: number;
+  /** Longest text of a single value; longer ones fail the statement before leaving the engine. */
+  maxValueBytes: number;
+}
+
+export type SandboxReply =
+  | {
+      id: number;
+      ok: true;
+      columns: string[];
+      rows: SqlValue[][];
+      /** Why the rows stop early: more rows or more bytes than allowed. */
+      cut: 'rows' | 'bytes' | null;
+    }
+  | { id: number; ok: false; message: string };
+
+/** DuckDB reports these when the database can no longer be used; the process then ends. */
+const FATAL = /FATAL Error|database has been invalidated/i;
+
+/** Column types turned into text inside the engine, where their size can be checked. */
+const AS_TEXT = new Set([
+  DuckDBTypeId.LIST,
+  DuckDBTypeId.STRUCT,
+  DuckDBTypeId.MAP,
+  DuckDBTypeId.ARRAY,
+  DuckDBTypeId.UNION,
+  DuckDBTypeId.BLOB,
+  DuckDBTypeId.BIT,
+  DuckDBTypeId.TIMESTAMP_S,
+  DuckDBTypeId.TIMESTAMP_MS,
+  DuckDBTypeId.TIMESTAMP_NS,
+  DuckDBTypeId.TIME_TZ,
+  DuckDBTypeId.TIME_NS,
+  DuckDBTypeId.GEOMETRY,
+  DuckDBTypeId.VARIANT,
+]);
+
+const settings = JSON.parse(process.argv[2] ?? '{}') as SandboxSettings;
+let database: { path: string; instance: DuckDBInstance } | undefined;
+
+process.on('message', (message: SandboxRequest) => {
+  run(message).then(
+    (reply) => process.send!(reply),
+    (error: unknown) => {
+      const text = error instanceof Error ? error.message : String(error);
+      process.send!({ id: message.id, ok: false, message: firstLine(text) } satisfies SandboxReply);
+      if (FATAL.test(text)) setImmediate(() => process.exit(70));
+    },
+  );
+});
+// The parent is gone (or dropped this process): nothing is left to answer.
+process.on('disconnect', () => process.exit(0));
+process.send!({ ready: true });
+
+async function snapshotInstance(path: string): Promise<DuckDBInstance> {
+  if (database?.path !== path) {
+    database?.instance.closeSync();
+    database = undefined;
+    const instance = await DuckDBInstance.create(path, {
+      access_mode: 'READ_ONLY',
+      enable_external_access: 'false',
+      autoload_known_extensions: 'false',
+      autoinstall_known_extensions: 'false',
+      allow_community_extensions: 'false',
+      allow_unsigned_extensions: 'false',
+      memory_limit: settings.memoryLimit,
+      threads: String(settings.threads),
+      max_temp_directory_size: '0B',
+      lock_configuration: 'true',
+    });
+    database = { path, instance };
+  }
+  return database.instance;
+}
+
+async function run(request: SandboxRequest): Promise<SandboxReply> {
+  const instance = await snapshotInstance(request.snapshot);
+  const connection = await instance.connect();
+  try {
+    const refusal = await refusalOf(connection, request.sql);
+    if (refusal) return { id: request.id, ok: false, message: refusal };
+    const statements = await connection.extractStatements(request.sql);
+    if (statements.count !== 1) {
+      return { id: request.id, ok: false, message: 'exactly one statement is allowed' };
+    }
+    const prepared = await statements.prepare(0);
+    if (prepared.statementType !== StatementType.SELECT) {
+      return { id: request.id, ok: false, message: 'only SELECT statements are allowed' };
+    }
+    const columns = deduplicated(
+      Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i)),
+    );
+    const types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnTypeId(i));
+    const refused = types.findIndex((type) => REFUSED_TYPES.has(DuckDBTypeId[type]));
+    if (refused >= 0) {
+      return {
+        id: request.id,
+        ok: false,
+        message: `column ${columns[refused]} is of type ${DuckDBTypeId[types[refused]!]}, which the query endpoint does not return: cast it to DOUBLE or VARCHAR`,
+      };
+    }
+    const result = await boundedResult(connection, prepared, request, types);
+    const read = valueReader();
+    const rows: SqlValue[][] = [];
+    let bytes = 0;
+    let cut: 'rows' | 'bytes' | null = null;
+    reading: for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      for (const row of chunkRows(chunk, read)) {
+        if (rows.length === request.maxRows) {
+          cut = 'rows';
+          break reading;
+        }
+        bytes += sizeOf(row);
+        if (bytes > request.maxBytes) {
+          cut = 'bytes';
+          break reading;
+        }
+        rows.push(row);
+      }
+    }
+    return { id: request.id, ok: true, columns, rows, cut };
+  } finally {
+    connection.closeSync();
+  }
+}
+
+/** Why the statement may not run, from the engine's own parse tree; undefined when it may. */
+async function refusalOf(connection: DuckDBConnection, sql: string): Promise<string | undefined> {
+  const reader = await connection.runAndReadAll('SELECT json_serialize_sql(CAST($1 AS VARCHAR))', [
+    sql,
+  ]);
+  const problems = disallowedReferences(JSON.parse(String(reader.getRows()[0]![0])));
+  return problems.length > 0 ? problems.slice(0, 5).join('; ') : undefined;
+}
+
+/**
+ * The statement's result, with every text and nested value checked against the value cap
+ * inside the engine (and nested values turned into text there), so that no oversized value is
+ * ever converted in JavaScript. Statements whose columns are all numbers, dates and the like
+ * run as they are.
+ */
+async function boundedResult(
+  connection: DuckDBConnection,
+  prepared: DuckDBPreparedStatement,
+  request: SandboxRequest,
+  types: DuckDBTypeId[],
+) {
+  const capped = types.map((type) => type === DuckDBTypeId.VARCHAR || AS_TEXT.has(type));
+  if (!capped.includes(true)) return prepared.stream();
+  // The checked statement, printed back from its parse tree: no trailing comment or semicolon
+  // can break the query around it.
+  const reader = await connection.runAndReadAll(
+    'SELECT json_deserialize_sql(json_serialize_sql(CAST($1 AS VARCHAR)))',
+    [request.sql],
+  );
+  const inner = String(reader.getRows()[0]![0]);
+  const names = types.map((_, index) => `c${index}`);
+  const select = types.map((type, index) => {
+    if (!capped[index]) return names[index];
+    const text = type === DuckDBTypeId.VARCHAR ? names[index] : `CAST(${names[index]} AS VARCHAR)`;
+    return `CASE WHEN strlen(${text}) > ${request.maxValueBytes} THEN error('a value in column ${index + 1} is longer than ${request.maxValueBytes} bytes') ELSE ${text} END`;
+  });
+  return connection.stream(
+    `SELECT ${select.join(', ')} FROM (\n${inner}\n) AS q(${names.join(', ')})`,
+  );
+}
+
+/** About the bytes a row makes in a response. */
+function sizeOf(row: readonly SqlValue[]): number {
+  let size = 2;
+  for (const value of row) size += typeof value === 'string' ? value.length + 4 : 12;
+  return size;
+}
+
+/** Repeated column names get a suffix, as DuckDB's own clients show them. */
+function deduplicated(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const count = seen.get(name) ?? 0;
+    seen.set(name, count + 1);
+    return count === 0 ? name : `${name}_${count}`;
+  });
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? text).slice(0, 500);
+}
