@@ -72,9 +72,9 @@ describe('currencies and sources', () => {
       'cbn',
       'float_rates',
       'boc',
-      'nbp',
       'cnb',
       'fred',
+      'nbp',
     ]);
     assert.deepEqual(
       Object.values(all.body.currencies).map((s: any) => s.default_precedence),

@@ -19,11 +19,24 @@ const RAW_FILES: Record<string, { path: string; contentType: string }> = {
     path: '/api/cube/devkum/data/json/de',
     contentType: 'application/json; charset=utf-8',
   },
+  'snb_devkua_en.json': {
+    path: '/api/cube/devkua/data/json/en',
+    contentType: 'application/json; charset=utf-8',
+  },
   'floatrates_usd_reindented.json': {
     path: '/daily/usd.json',
     contentType: 'application/json; charset=utf-8',
   },
+  'floatrates_eur.json': {
+    path: '/daily/eur.json',
+    contentType: 'application/json; charset=utf-8',
+  },
 };
+
+/** The bytes of one recording file as stored (a cassette's YAML, or a raw response). */
+export function recordingBytes(file: string): Buffer {
+  return readFileSync(join(RECORDED, file));
+}
 
 /** Headers that describe the recorded transfer, not the body as the replay sends it. */
 const TRANSFER_HEADERS = new Set([
@@ -91,18 +104,23 @@ export class ReplayServer {
   private server: Server | undefined;
   origin = '';
 
-  /** Loads every cassette and raw recording in the fixtures folder. */
-  static async start(): Promise<ReplayServer> {
+  /**
+   * Answers from the given recording files, or from every cassette and raw recording in the
+   * fixtures folder. A publisher's test names its own files, so it cannot lean on another's.
+   */
+  static async start(files?: readonly string[]): Promise<ReplayServer> {
     const replay = new ReplayServer();
-    for (const file of readdirSync(RECORDED)) {
+    for (const file of files ?? readdirSync(RECORDED)) {
       if (file.endsWith('.yml')) {
         for (const [target, response] of readCassette(file)) replay.responses.set(target, response);
       } else if (RAW_FILES[file]) {
         replay.responses.set(RAW_FILES[file].path, {
           status: 200,
           headers: { 'content-type': RAW_FILES[file].contentType },
-          body: readFileSync(join(RECORDED, file)),
+          body: recordingBytes(file),
         });
+      } else if (files) {
+        throw new Error(`${file}: not a cassette, and no publisher path is known for it`);
       }
     }
     replay.server = createServer((request, response) => replay.answer(request, response));
