@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { isCalendarDate, timeZoneOffsetMs } from '../../src/dates.js';
 import { isCurrencyCode } from '../../src/sources/currencies.js';
 import * as registered from '../../src/sources/index.js';
@@ -13,7 +13,13 @@ import {
   defaultPrecedence,
   findSource,
 } from '../../src/sources/registry.js';
-import { REPO_ROOT, skipWithoutFixtures } from '../support/harness.js';
+import {
+  REPO_ROOT,
+  getJson,
+  observation,
+  skipWithoutFixtures,
+  startService,
+} from '../support/harness.js';
 import { RECORDED } from '../support/replay-server.js';
 
 /**
@@ -130,6 +136,43 @@ describe('publisher registry', () => {
       }
       if (variables.length === 0) assert.equal(idleReason(p, {}), undefined, what('apiKey'));
     }
+  });
+});
+
+describe('what the service derives from the registry', () => {
+  let service: Awaited<ReturnType<typeof startService>>;
+  before(async () => {
+    service = await startService();
+    // Both quote JPY and USD on the day; which one answers shows the priority order used.
+    await service.store.writeObservations([
+      observation('ecb', 'USD', '2024-03-19T15:00:00Z', 1.0863),
+      observation('ecb', 'JPY', '2024-03-19T15:00:00Z', 162.85),
+      observation('rba', 'USD', '2024-03-19T05:00:00Z', 0.6539),
+      observation('rba', 'JPY', '2024-03-19T05:00:00Z', 98.03),
+    ]);
+  });
+  after(() => service?.close());
+
+  test('sources=* is every registered source in default_precedence order, on every endpoint', async () => {
+    const all = (sources: string) =>
+      getJson(service.app, `/v1/exchangerate/all?symbols=JPY${sources}`).then(
+        ({ body }) => body.rates['2024-03-19'].JPY.source,
+      );
+    // The all endpoint's own default puts rba before ecb (SPEC.md); precedence puts ecb first.
+    assert.equal(await all(''), 'rba');
+    assert.equal(await all('&sources=*'), 'ecb');
+    const listed = await getJson(service.app, '/v1/sources?sources=*');
+    assert.deepEqual(
+      Object.keys(listed.body.currencies),
+      SOURCES.map((s) => s.key),
+    );
+  });
+
+  test('the OpenAPI document gives the default source lists of the registry', async () => {
+    const { body } = await getJson(service.app, '/v1/openapi.json');
+    const texts = JSON.stringify(body);
+    assert.ok(texts.includes(`latest, date and range: ${DEFAULT_SOURCE_ORDER.join(',')};`));
+    assert.ok(texts.includes(`for all: ${ALL_ENDPOINT_SOURCE_ORDER.join(',')}.`));
   });
 });
 
