@@ -71,7 +71,7 @@ export const publisher: Publisher = {
   isDst: true,
   historyStart: '1971-01-04',
   publishWindowUtc: { from: '20:00', to: '23:30', weekdaysOnly: true },
-  fetches: `22 \`DEX*\` series (\`DEXUS*\` inverted); needs \`${FRED_API_KEY_ENV}\``,
+  fetches: '22 `DEX*` series (`DEXUS*` inverted)',
   apiKey: { variables: [FRED_API_KEY_ENV] },
   async *fetch(window, context) {
     const apiKey = context.env[FRED_API_KEY_ENV] ?? '';

@@ -21,6 +21,7 @@ import {
   startService,
 } from '../support/harness.js';
 import { RECORDED } from '../support/replay-server.js';
+import { README, sourcesTable, tableInReadme } from '../../scripts/sources-table.js';
 
 /**
  * Publishers with a recording in ../shared/fixtures/recorded but no module yet. Temporary: each
@@ -173,6 +174,32 @@ describe('what the service derives from the registry', () => {
     const texts = JSON.stringify(body);
     assert.ok(texts.includes(`latest, date and range: ${DEFAULT_SOURCE_ORDER.join(',')};`));
     assert.ok(texts.includes(`for all: ${ALL_ENDPOINT_SOURCE_ORDER.join(',')}.`));
+  });
+});
+
+/** A Markdown table's cells, row by row, whatever its padding and alignment row. */
+function tableCells(markdown: string): string[][] {
+  return markdown
+    .split('\n')
+    .filter((line) => line.trim().startsWith('|') && !/^\s*\|[\s:|-]+\|\s*$/.test(line))
+    .map((line) =>
+      line
+        .trim()
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((field) => field.trim()),
+    );
+}
+
+describe('docs written from the modules', () => {
+  test('the README table of sources is current (npm run docs:sources writes it)', () => {
+    const table = tableInReadme(readFileSync(README, 'utf8'));
+    assert.deepEqual(
+      tableCells(table),
+      tableCells(sourcesTable()),
+      'README.md is stale: run npm run docs:sources',
+    );
+    assert.equal(tableCells(table).length, SOURCES.length + 1);
   });
 });
 
