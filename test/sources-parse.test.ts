@@ -14,6 +14,8 @@ import {
   readDecimal,
 } from '../src/sources/publisher-text.js';
 import { findSource, type SourceEntry } from '../src/sources/registry.js';
+import { skipWithoutFixtures } from './support/harness.js';
+import { RECORDED, ReplayServer, readCassette } from './support/replay-server.js';
 
 const source = (key: string): SourceEntry => findSource(key)!;
 
@@ -74,6 +76,33 @@ describe('fetching', () => {
     );
     assert.equal(new SourceHttp('ecb').target(url), url);
   });
+
+  test(
+    'a POST sends its body; the replay answers the recorded request with that body',
+    {
+      skip: skipWithoutFixtures(RECORDED),
+    },
+    async () => {
+      // The Hungarian central bank's SOAP service, as recorded: one envelope, one answer.
+      const [recorded] = readCassette('mnb.yml');
+      const replay = await ReplayServer.start(['mnb.yml']);
+      try {
+        const policy = { timeoutMs: 5000, retries: 0, backoffMs: 0, politenessMs: 0 };
+        const http = new SourceHttp('mnb', policy, replay.origin);
+        const url = 'http://www.mnb.hu/arfolyamok.asmx';
+        const headers = { 'content-type': 'text/xml; charset=utf-8' };
+        // The envelope as a service would write it: same markup, its own line breaks and indents.
+        const envelope = recorded!.requestBody.replace(/>\s+</g, '><');
+        const answer = await http.requestText(url, { body: envelope, headers });
+        assert.equal(answer.text, recorded!.response.body.toString('utf8'));
+        const otherDates = envelope.replace('2025-03-24', '2025-03-17');
+        await assert.rejects(http.requestText(url, { body: otherDates, headers }), /HTTP 404/);
+        await assert.rejects(http.requestText(url), /HTTP 404/);
+      } finally {
+        await replay.close();
+      }
+    },
+  );
 
   test('bodies: charset from Content-Type or the source default; wrong or invalid ones refused', () => {
     const utf8 = new TextEncoder().encode('Долар');

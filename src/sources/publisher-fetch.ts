@@ -1,6 +1,6 @@
 /** What publishers' `fetch` plans share: one request made a batch, windows split, bodies checked. */
 import { addDays, lastDayOfMonth } from '../dates.js';
-import type { GetOptions } from './http-client.js';
+import type { RequestOptions } from './http-client.js';
 import { FetchError } from './http-client.js';
 import type { Batch, Extraction, FetchContext, FetchWindow } from './publisher.js';
 
@@ -24,9 +24,9 @@ export async function fetchBatch<T extends Extraction>(
   context: FetchContext,
   url: string,
   parse: (text: string) => T,
-  options: GetOptions = {},
+  options: RequestOptions = {},
 ): Promise<T & Batch> {
-  const fetched = await context.http.getText(url, options);
+  const fetched = await context.http.requestText(url, options);
   if (/^\s*<(!doctype\s+html|html[\s>])/i.test(fetched.text)) {
     throw new PublisherFormatError(`${fetched.url}: received an HTML page instead of data`);
   }
