@@ -56,9 +56,13 @@ export function readDecimal(
   let cleaned = text.trim();
   if (decimalComma) cleaned = cleaned.replace(/\s/g, '').replace(',', '.');
   else cleaned = cleaned.replace(/,/g, '');
+  // Most figures are already plain ('183.49'): no need to take them apart (ECB history: 200,000).
+  if (PLAIN_DECIMAL.test(cleaned)) return cleaned;
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(cleaned)) return text.trim();
   return plainDecimal(cleaned) ?? text.trim();
 }
+
+const PLAIN_DECIMAL = /^(0|[1-9]\d*)(\.\d*[1-9])?$/;
 
 function plainDecimal(text: string): string | undefined {
   const value = parseDecimal(text);
@@ -67,6 +71,7 @@ function plainDecimal(text: string): string | undefined {
 
 /** True for the decimal text of a number above zero. */
 export function isPositiveDecimal(text: string): boolean {
+  if (PLAIN_DECIMAL.test(text)) return text !== '0';
   const value = parseDecimal(text);
   return value !== undefined && value.coefficient > 0n;
 }
