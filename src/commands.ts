@@ -67,15 +67,13 @@ async function runImport(args: string[], env: Env): Promise<number> {
       const started = Date.now();
       try {
         const summary = await importFile(store, file);
-        const counts =
-          [...summary.perSource].map(([source, rows]) => `${source} ${rows}`).join(', ') ||
-          'no rows';
+        const sources = [...summary.perSource.keys()].join(', ') || 'no rows';
         const skipped =
           summary.skipped > 0
             ? `; skipped ${summary.skipped} rows of a source's own relative currency (rate 1)`
             : '';
         process.stdout.write(
-          `${file}: ${summary.format} file, imported ${counts}${skipped} (${Date.now() - started} ms)\n`,
+          `${file}: ${summary.format} file (${sources}): ${summary.stored} rows stored (new or changed), ${summary.unchanged} unchanged${skipped} (${Date.now() - started} ms)\n`,
         );
       } catch (error) {
         failures++;

@@ -171,7 +171,9 @@ export function importConfig(args: string[], env: Env): ImportConfig {
   if (positionals.length === 0) throw new UsageError('import needs at least one FILE');
   return {
     db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB),
-    memoryLimit: memoryLimit(env),
+    // An import streams through the engine, which spills what it does not hold: a small
+    // memory limit keeps the process flat however large the file.
+    memoryLimit: memoryLimit(env, IMPORT_MEMORY_LIMIT),
     files: positionals,
   };
 }
@@ -212,8 +214,10 @@ function sizeSetting(name: string, value: string | undefined, fallback: number):
   return Math.floor(bytes);
 }
 
-function memoryLimit(env: Env): string {
-  const limit = nonEmpty(env.FXRATES_MEMORY_LIMIT, DEFAULT_MEMORY_LIMIT);
+const IMPORT_MEMORY_LIMIT = '256MB';
+
+function memoryLimit(env: Env, fallback = DEFAULT_MEMORY_LIMIT): string {
+  const limit = nonEmpty(env.FXRATES_MEMORY_LIMIT, fallback);
   if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(limit)) {
     throw new UsageError(`FXRATES_MEMORY_LIMIT '${limit}' is not a size such as 512MB or 2GB`);
   }

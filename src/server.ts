@@ -68,4 +68,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     `database ${config.db}${config.ingest ? '; ingesting from the publishers' : '; serving stored data only (--no-ingest)'}`,
   );
   scheduler?.start();
+  store.startSandbox().catch((error: unknown) => {
+    app.log.warn(`query sandbox not started: ${(error as Error).message}`);
+  });
 }

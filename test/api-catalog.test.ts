@@ -30,15 +30,17 @@ describe('currencies and sources', () => {
     assert.deepEqual(reordered.body.symbols, { CHF: { sources: ['ecb', 'imf'] } });
   });
 
-  test('currencies: a currency only from left-out sources is omitted; defaults list every registered source', async () => {
+  test("currencies: a currency only from left-out sources is omitted; defaults are SPEC.md's list, * is every source", async () => {
     const onlyEcb = await getJson(service.app, '/v1/currencies?sources=ecb');
     assert.deepEqual(Object.keys(onlyEcb.body.symbols), ['CHF', 'EUR', 'USD']);
     const defaults = await getJson(service.app, '/v1/currencies');
     // Sources with no data yet still provide their relative currency.
     assert.deepEqual(defaults.body.symbols.NGN, { sources: ['cbn'] });
-    assert.deepEqual(defaults.body.symbols.USD, {
-      sources: ['imf', 'ecb', 'float_rates', 'fred'],
-    });
+    assert.deepEqual(defaults.body.symbols.USD, { sources: ['imf', 'ecb', 'float_rates'] });
+    // Publishers beyond SPEC.md's list answer when named, or with sources=*.
+    const every = await getJson(service.app, '/v1/currencies?sources=*');
+    assert.deepEqual(every.body.symbols.USD, { sources: ['imf', 'ecb', 'float_rates', 'fred'] });
+    assert.deepEqual(every.body.symbols.CAD.sources.at(-1), 'boc');
   });
 
   test('sources: fields of each source in requested order; symbols filter, empty sources omitted', async () => {
@@ -57,7 +59,7 @@ describe('currencies and sources', () => {
       symbols: ['CHF'],
     });
     assert.match(body.currencies.ecb.url, /^https:\/\/www\.ecb\.europa\.eu\//);
-    const all = await getJson(service.app, '/v1/sources');
+    const all = await getJson(service.app, '/v1/sources?sources=*');
     assert.deepEqual(Object.keys(all.body.currencies), [
       'imf',
       'ecb',
@@ -72,9 +74,9 @@ describe('currencies and sources', () => {
       'cbn',
       'float_rates',
       'boc',
-      'nbp',
       'cnb',
       'fred',
+      'nbp',
     ]);
     assert.deepEqual(
       Object.values(all.body.currencies).map((s: any) => s.default_precedence),

@@ -53,7 +53,7 @@ describe('fxrates import', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
-      /good\.csv: observations file, imported ecb 3, imf 1; skipped 1 rows of a source's own relative currency \(rate 1\)/,
+      /good\.csv: observations file \(ecb, imf\): 4 rows stored \(new or changed\), 0 unchanged; skipped 1 rows of a source's own relative currency \(rate 1\)/,
     );
     assert.deepEqual(await count(), [
       { source: 'ecb', symbol: 'GBP', time: '2024-07-01T14:00:00.000Z', rate: 0.8456 },
@@ -68,8 +68,11 @@ describe('fxrates import', () => {
       'fix.csv',
       'source,symbol,observation_time,rate\necb,USD,2024-03-19T15:00:00Z,1.0864\necb,USD,2024-03-19T15:00:00Z,1.0865\n',
     );
-    assert.equal((await runCli(['import', '--db', db, path])).code, 0);
-    assert.equal((await runCli(['import', '--db', db, path])).code, 0);
+    const first = await runCli(['import', '--db', db, path]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /: 1 rows stored \(new or changed\), 0 unchanged/);
+    const again = await runCli(['import', '--db', db, path]);
+    assert.match(again.stdout, /: 0 rows stored \(new or changed\), 1 unchanged/);
     const rows = await count();
     assert.equal(rows.length, 4);
     // The later line of the file wins.
@@ -92,7 +95,17 @@ describe('fxrates import', () => {
     [
       'not a currency code',
       'ecb,EURO,2024-03-20T15:00:00Z,1',
-      /line 3: 'EURO' is not a three-letter currency code/,
+      /line 3: 'EURO' is not a currency code/,
+    ],
+    [
+      'a code ISO 4217 does not have',
+      'ecb,ZZZ,2024-03-20T15:00:00Z,1',
+      /line 3: 'ZZZ' is not a currency code \(ISO 4217, or a metal such as XAU\)/,
+    ],
+    [
+      'a megabyte of text where a rate belongs, not echoed back',
+      `ecb,CHF,2024-03-20T15:00:00Z,${'9'.repeat(3000)}x`,
+      /line 3: rate '9{40}\.\.\.' is not a positive finite number/,
     ],
     [
       'the relative currency of its own source, not at 1',
@@ -130,8 +143,8 @@ describe('fxrates import', () => {
     const result = await runCli(['import', '--db', db, bad, join(dir, 'absent.csv'), good]);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /other\.csv: line 1: unrecognised header/);
-    assert.match(result.stderr, /absent\.csv: ENOENT/);
-    assert.match(result.stdout, /more\.csv: observations file, imported boe 1/);
+    assert.match(result.stderr, /absent\.csv: no such file/);
+    assert.match(result.stdout, /more\.csv: observations file \(boe\): 1 rows stored/);
   });
 
   test('a database held by another process is reported clearly and left untouched', async () => {

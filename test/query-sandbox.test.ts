@@ -13,6 +13,8 @@ describe('query endpoint sandbox', () => {
       observation('ecb', 'USD', '2024-03-19T15:00:00Z', 1.0863),
       observation('ecb', 'JPY', '2024-03-19T15:00:00Z', 163.2),
     ]);
+    // As the service does at start: the sandbox processes and the snapshot get ready first.
+    await service.store.startSandbox();
   });
   after(() => service.close());
 

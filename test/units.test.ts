@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { addDays, isCalendarDate, timeZoneOffsetMs, zonedTimeToUtc } from '../src/dates.js';
+import { addDays, isCalendarDate, zonedTimeToUtc } from '../src/dates.js';
 import { formatRate } from '../src/format/rate-number.js';
-import { ADAPTERS } from '../src/sources/adapters.js';
 import { CsvSyntaxError, readCsvRecords } from '../src/import/csv-reader.js';
-import {
-  ALL_ENDPOINT_SOURCE_ORDER,
-  DEFAULT_SOURCE_ORDER,
-  SOURCES,
-  defaultPrecedence,
-} from '../src/sources/registry.js';
 
 describe('formatRate', () => {
   test('rounds half away from zero on the shortest decimal text, drops trailing zeros, no exponents', () => {
@@ -111,86 +104,6 @@ describe('dates and time zones', () => {
       zonedTimeToUtc('2024-07-15', '13:00', 'America/Sao_Paulo').toISOString(),
       '2024-07-15T16:00:00.000Z',
     );
-  });
-});
-
-describe('source registry', () => {
-  test('the twelve sources of CONTRACT §2 numbered in default order, then the extra sources', () => {
-    assert.deepEqual(
-      SOURCES.map((s) => [s.key, s.relativeCurrency, s.isDst]),
-      [
-        ['imf', 'USD', true],
-        ['ecb', 'EUR', true],
-        ['boe', 'GBP', true],
-        ['rba', 'AUD', true],
-        ['snb', 'CHF', true],
-        ['bnro', 'RON', true],
-        ['boi', 'ILS', true],
-        ['nbu', 'UAH', true],
-        ['cbr', 'RUB', false],
-        ['bcb', 'BRL', false],
-        ['cbn', 'NGN', false],
-        ['float_rates', 'USD', false],
-        ['boc', 'CAD', true],
-        ['nbp', 'PLN', true],
-        ['cnb', 'CZK', true],
-        ['fred', 'USD', true],
-      ],
-    );
-    assert.deepEqual(
-      SOURCES.map((s) => defaultPrecedence(s.key)),
-      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-    );
-    assert.deepEqual(DEFAULT_SOURCE_ORDER, [
-      'imf',
-      'ecb',
-      'boe',
-      'rba',
-      'snb',
-      'bnro',
-      'boi',
-      'nbu',
-      'cbr',
-      'bcb',
-      'cbn',
-      'float_rates',
-      'boc',
-      'nbp',
-      'cnb',
-      'fred',
-    ]);
-    // SPEC.md's `rab` is rba; bac and gaf have no known publisher yet.
-    assert.deepEqual(ALL_ENDPOINT_SOURCE_ORDER, [
-      'imf',
-      'rba',
-      'ecb',
-      'bnro',
-      'snb',
-      'cbr',
-      'nbu',
-      'boi',
-      'cbn',
-      'boe',
-      'bcb',
-      'float_rates',
-      'boc',
-      'nbp',
-      'cnb',
-      'fred',
-    ]);
-  });
-
-  test('every registered source has an adapter, and every adapter a registered source', () => {
-    assert.deepEqual([...ADAPTERS.keys()].sort(), SOURCES.map((s) => s.key).sort());
-  });
-
-  test('is_dst agrees with each time zone: the UTC time of the fixing moves during the year', () => {
-    for (const source of SOURCES) {
-      const january = timeZoneOffsetMs(Date.UTC(2024, 0, 15, 12), source.timeZone);
-      const july = timeZoneOffsetMs(Date.UTC(2024, 6, 15, 12), source.timeZone);
-      assert.equal(january !== july, source.isDst, source.key);
-      assert.match(source.fixingTime, /^\d{2}:\d{2}$/, source.key);
-    }
   });
 });
 

@@ -1,15 +1,16 @@
 /**
  * Rendered bodies of small answers (latest, one date), reused until the data or the day
  * changes: most traffic asks the same few questions, and a repeated one costs no query.
- * Keys carry the data version, so a write makes every old entry unreachable; `clearIfStale`
- * then frees them. Least recently used entries go first.
+ * Entries are keyed by the parsed request, not the URL, so spelling a request differently
+ * cannot fill the cache; the whole cache is bounded in bytes, least recently used first out.
  */
 export class ResponseCache {
   private readonly entries = new Map<string, string>();
   private generation = '';
+  private bytes = 0;
 
   constructor(
-    private readonly maxEntries = 2_000,
+    private readonly maxBytes = 32 * 1024 * 1024,
     private readonly maxBodyLength = 256 * 1024,
   ) {}
 
@@ -17,6 +18,7 @@ export class ResponseCache {
   clearIfStale(generation: string): void {
     if (generation !== this.generation) {
       this.entries.clear();
+      this.bytes = 0;
       this.generation = generation;
     }
   }
@@ -32,9 +34,28 @@ export class ResponseCache {
 
   set(key: string, body: string): void {
     if (body.length > this.maxBodyLength) return;
+    const previous = this.entries.get(key);
+    if (previous !== undefined) {
+      this.bytes -= sizeOf(key, previous);
+      this.entries.delete(key);
+    }
     this.entries.set(key, body);
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes += sizeOf(key, body);
+    for (const [oldKey, oldBody] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldKey);
+      this.bytes -= sizeOf(oldKey, oldBody);
+    }
   }
+
+  /** Bytes held (two per character of keys and bodies). */
+  get size(): number {
+    return this.bytes;
+  }
+}
+
+function sizeOf(key: string, body: string): number {
+  return 2 * (key.length + body.length);
 }
 
 export async function collectText(pieces: AsyncIterable<string>): Promise<string> {

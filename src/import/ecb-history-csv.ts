@@ -1,4 +1,6 @@
 import { isCalendarDate, zonedTimeToUtc } from '../dates.js';
+import { clip } from '../params/raw-params.js';
+import { isCurrencyCode } from '../sources/currencies.js';
 import { findSource } from '../sources/registry.js';
 import type { Observation } from '../store/store.js';
 import { CsvSyntaxError, type CsvRecord } from './csv-reader.js';
@@ -11,17 +13,24 @@ export function isEcbHistoryHeader(fields: readonly string[]): boolean {
   );
 }
 
-/** Units of each currency per euro, one row per day, `N/A` or empty where none was quoted. */
-export function parseEcbHistoryCsv(
+/**
+ * A reader of the rows under that header: units of each currency per euro, one row per day,
+ * `N/A` or empty where none was quoted.
+ */
+export function ecbHistoryRowReader(
   header: readonly string[],
-  records: Iterable<CsvRecord>,
-): Observation[] {
+): (record: CsvRecord, into: Observation[]) => void {
   const ecb = findSource('ecb')!;
   const symbols = header.map((field) => field.trim());
-  const observations: Observation[] = [];
-  for (const { line, fields } of records) {
+  const unknown = symbols.slice(1).find((symbol) => symbol !== '' && !isCurrencyCode(symbol));
+  if (unknown !== undefined) {
+    throw new CsvSyntaxError(1, `'${clip(unknown)}' in the header is not a currency code`);
+  }
+  return ({ line, fields }, into) => {
     const date = fields[0]?.trim() ?? '';
-    if (!isCalendarDate(date)) throw new CsvSyntaxError(line, `'${date}' is not a YYYY-MM-DD date`);
+    if (!isCalendarDate(date)) {
+      throw new CsvSyntaxError(line, `'${clip(date)}' is not a YYYY-MM-DD date`);
+    }
     if (fields.length > symbols.length) {
       throw new CsvSyntaxError(
         line,
@@ -39,10 +48,9 @@ export function parseEcbHistoryCsv(
         throw new CsvSyntaxError(line, `a ${symbol} column in euro reference rates`);
       const rate = parsePositiveRate(text);
       if (rate === undefined) {
-        throw new CsvSyntaxError(line, `${symbol} '${text}' is not a positive finite number`);
+        throw new CsvSyntaxError(line, `${symbol} '${clip(text)}' is not a positive finite number`);
       }
-      observations.push({ source: ecb.key, symbol, observationTime, rate });
+      into.push({ source: ecb.key, symbol, observationTime, rate });
     }
-  }
-  return observations;
+  };
 }

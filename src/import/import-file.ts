@@ -1,14 +1,15 @@
-import { readFile } from 'node:fs/promises';
-import type { Observation, Store } from '../store/store.js';
-import { CsvSyntaxError, readCsvRecords } from './csv-reader.js';
-import { isEcbHistoryHeader, parseEcbHistoryCsv } from './ecb-history-csv.js';
-import { OBSERVATIONS_HEADER, parseObservationsCsv } from './observations-csv.js';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Observation, Store, WriteCounts } from '../store/store.js';
+import { CsvParser, CsvSyntaxError, type CsvRecord } from './csv-reader.js';
+import { ecbHistoryRowReader, isEcbHistoryHeader } from './ecb-history-csv.js';
+import { OBSERVATIONS_HEADER, observationOfRecord } from './observations-csv.js';
 
 export type ImportFormat = 'observations' | 'ecb-history';
 
-export interface ImportSummary {
+export interface ImportSummary extends WriteCounts {
   format: ImportFormat;
-  /** Rows stored per source key. */
+  /** Rows read per source key. */
   perSource: Map<string, number>;
   /** Rows that only said a relative currency is worth 1 of itself. */
   skipped: number;
@@ -16,50 +17,135 @@ export interface ImportSummary {
 
 export class ImportError extends Error {}
 
-/** Reads the whole file, recognised by its header, before anything is stored. */
+/** Lines longer than this are no rates file (and must not fill the memory). */
+const LIMITS = { maxRecordLength: 64 * 1024, maxFieldLength: 4 * 1024 };
+/** Observations handed to the store at a time: memory stays flat however long the file. */
+const BATCH_SIZE = 50_000;
+
+type RowReader = (record: CsvRecord, into: Observation[]) => number;
+
+/** Recognises a file by its header and returns the reader of its rows. */
+function rowReaderFor(header: readonly string[]): { format: ImportFormat; read: RowReader } {
+  if (header.map((f) => f.trim().toLowerCase()).join(',') === OBSERVATIONS_HEADER.join(',')) {
+    return {
+      format: 'observations',
+      read: (record, into) => {
+        const result = observationOfRecord(record);
+        if (result === 'skipped') return 1;
+        into.push(result);
+        return 0;
+      },
+    };
+  }
+  if (isEcbHistoryHeader(header)) {
+    const read = ecbHistoryRowReader(header);
+    return {
+      format: 'ecb-history',
+      read: (record, into) => {
+        read(record, into);
+        return 0;
+      },
+    };
+  }
+  const shown = header.join(',');
+  throw new ImportError(
+    `line 1: unrecognised header '${shown.length > 80 ? `${shown.slice(0, 80)}...` : shown}'; expected '${OBSERVATIONS_HEADER.join(',')}' or the ECB's 'Date,USD,JPY,...'`,
+  );
+}
+
+/** Parses text already in memory, recognised by its header (for tests and small inputs). */
 export function parseImport(text: string): {
   format: ImportFormat;
   observations: Observation[];
   skipped: number;
 } {
-  const records = readCsvRecords(text);
-  const first = records.next();
-  if (first.done) throw new ImportError('the file is empty');
-  const header = first.value.fields;
-  if (header.map((f) => f.trim().toLowerCase()).join(',') === OBSERVATIONS_HEADER.join(',')) {
-    return { format: 'observations', ...parseObservationsCsv(iterate(records)) };
-  }
-  if (isEcbHistoryHeader(header)) {
-    return {
-      format: 'ecb-history',
-      observations: parseEcbHistoryCsv(header, iterate(records)),
-      skipped: 0,
-    };
-  }
-  throw new ImportError(
-    `line 1: unrecognised header '${header.join(',').slice(0, 80)}'; expected '${OBSERVATIONS_HEADER.join(',')}' or the ECB's 'Date,USD,JPY,...'`,
-  );
+  const parser = new CsvParser(LIMITS);
+  const records = [...parser.push(text), ...parser.end()];
+  if (records.length === 0) throw new ImportError('the file is empty');
+  const { format, read } = rowReaderFor(records[0]!.fields);
+  const observations: Observation[] = [];
+  let skipped = 0;
+  for (const record of records.slice(1)) skipped += read(record, observations);
+  return { format, observations, skipped };
 }
 
-function* iterate<T>(iterator: Iterator<T>): Generator<T> {
-  for (let step = iterator.next(); !step.done; step = iterator.next()) yield step.value;
-}
-
-/** Imports one file in one transaction: a malformed row stores nothing of the file. */
+/**
+ * Imports one file, read as a stream in batches, in one transaction: a malformed row anywhere
+ * stores nothing of the file. Memory stays flat whatever the size of the file.
+ */
 export async function importFile(store: Store, path: string): Promise<ImportSummary> {
-  const text = await readFile(path, 'utf8');
-  let parsed;
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    throw new ImportError(
+      error.code === 'ENOENT' ? `${path}: no such file` : `${path}: ${error.message}`,
+    );
+  });
+  if (info.isDirectory()) throw new ImportError(`${path}: is a directory, not a file`);
+  const summary: ImportSummary = {
+    format: 'observations',
+    perSource: new Map(),
+    skipped: 0,
+    stored: 0,
+    unchanged: 0,
+  };
+  async function* batches(): AsyncGenerator<Observation[]> {
+    const parser = new CsvParser(LIMITS);
+    let read: RowReader | undefined;
+    let batch: Observation[] = [];
+    const take = function* (records: CsvRecord[]): Generator<Observation[]> {
+      for (const record of records) {
+        if (!read) {
+          const reader = rowReaderFor(record.fields);
+          summary.format = reader.format;
+          read = reader.read;
+          continue;
+        }
+        summary.skipped += read(record, batch);
+        if (batch.length >= BATCH_SIZE) {
+          yield batch;
+          batch = [];
+        }
+      }
+    };
+    for await (const chunk of createReadStream(path, {
+      encoding: 'utf8',
+      highWaterMark: 1024 * 1024,
+    })) {
+      yield* take(parser.push(chunk as string));
+    }
+    yield* take(parser.end());
+    if (!read) throw new ImportError('the file is empty');
+    if (batch.length > 0) yield batch;
+  }
+  async function* counted(): AsyncGenerator<Observation[]> {
+    for await (const batch of batches()) {
+      for (const { source } of batch)
+        summary.perSource.set(source, (summary.perSource.get(source) ?? 0) + 1);
+      yield batch;
+    }
+  }
   try {
-    parsed = parseImport(text);
+    Object.assign(summary, await store.importObservations(counted()));
   } catch (error) {
     if (error instanceof CsvSyntaxError || error instanceof ImportError) {
       throw new ImportError(`${path}: ${error.message}; nothing of this file was imported`);
     }
+    if (isDiskFull(error)) {
+      throw new ImportError(
+        `${path}: the disk is full (${firstLine(error)}); nothing of this file was imported`,
+      );
+    }
     throw error;
   }
-  await store.writeObservations(parsed.observations);
-  const perSource = new Map<string, number>();
-  for (const { source } of parsed.observations)
-    perSource.set(source, (perSource.get(source) ?? 0) + 1);
-  return { format: parsed.format, perSource, skipped: parsed.skipped };
+  return summary;
+}
+
+function isDiskFull(error: unknown): boolean {
+  const { code, message } = error as { code?: string; message?: string };
+  return code === 'ENOSPC' || /no space left on device|disk is full/i.test(message ?? '');
+}
+
+function firstLine(error: unknown): string {
+  return String((error as Error).message ?? error)
+    .split('\n')[0]!
+    .slice(0, 200);
 }

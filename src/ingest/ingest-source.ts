@@ -1,9 +1,8 @@
 import { utcDateOf } from '../dates.js';
 import type { Env } from '../env.js';
-import type { FetchWindow } from '../sources/adapter.js';
-import { adapterOf } from '../sources/adapters.js';
 import type { HttpPolicy } from '../sources/http-client.js';
 import { DEFAULT_HTTP_POLICY, SourceHttp } from '../sources/http-client.js';
+import { idleReason, type FetchWindow } from '../sources/publisher.js';
 import type { SourceEntry } from '../sources/registry.js';
 import type { IngestState, Store } from '../store/store.js';
 
@@ -78,7 +77,6 @@ export async function ingestSource(
   options: IngestOptions,
 ): Promise<IngestReport> {
   const now = options.now ?? (() => new Date());
-  const adapter = adapterOf(source);
   const report: IngestReport = {
     source: source.key,
     window: null,
@@ -87,7 +85,7 @@ export async function ingestSource(
     dropped: 0,
     dropReasons: [],
     error: null,
-    idle: adapter.idleReason?.(options.env) ?? null,
+    idle: idleReason(source, options.env) ?? null,
   };
   const previous = (await store.ingestStates()).get(source.key);
   const state: IngestState = {
@@ -118,7 +116,7 @@ export async function ingestSource(
       originOverride(source, options.env),
       options.signal,
     );
-    for await (const batch of adapter.fetch(plan.window, { source, http, env: options.env })) {
+    for await (const batch of source.fetch(plan.window, { http, env: options.env })) {
       report.requests++;
       report.stored += await store.writeObservations(batch.observations);
       if (

@@ -1,4 +1,4 @@
-import { findSource } from '../sources/registry.js';
+import { SOURCES, findSource } from '../sources/registry.js';
 
 /**
  * Reads a raw query string for one endpoint, keeping the first value of each parameter it
@@ -144,7 +144,10 @@ export function readSymbols(
   return readNameList(params, 'symbols', (s) => s.toUpperCase(), isKnownSymbol, 'symbol') ?? null;
 }
 
-/** `sources`: registered source keys in the order given, or `defaults` (absent or `*`). */
+/**
+ * `sources`: registered source keys in the order given; `*` every registered source in
+ * `default_precedence` order (CONTRACT §2); absent, the endpoint's `defaults`.
+ */
 export function readSources(params: RawParams, defaults: readonly string[]): string[] {
   const keys = readNameList(
     params,
@@ -153,5 +156,6 @@ export function readSources(params: RawParams, defaults: readonly string[]): str
     (key) => findSource(key) !== undefined,
     'source',
   );
+  if (keys === null) return SOURCES.map((source) => source.key);
   return keys ?? [...defaults];
 }

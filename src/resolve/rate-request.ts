@@ -18,11 +18,18 @@ export type RatePath =
 
 export interface RatePlan {
   params: RateParams;
-  sql: string;
+  /** The one statement that answers the request, built on first use (a cached answer needs none). */
+  readonly sql: string;
   head: RateHead;
   writer: RateWriterOptions;
   /** The newest date the answer can hold, for Cache-Control. */
   newestDate: string;
+  /**
+   * What the answer is computed from, written the same way however the request was spelt
+   * (parameter order, case, defaults given or not): the key of the one-date answer cache.
+   * Undefined for ranges and for requests with parameter problems, which are not cached.
+   */
+  cacheKey: string | undefined;
 }
 
 /**
@@ -74,18 +81,22 @@ export function planRateRequest(
     selection: params.selection,
     aggregation: params.aggregation,
   };
-  const sql = buildRatesSql(query, dialect);
+  let sql: string | undefined;
+  const sqlText = (): string => (sql ??= buildRatesSql(query, dialect));
   const ranged = path.endpoint === 'range' || path.endpoint === 'all';
   const head: RateHead = {
     status: 'success',
     ...(ranged ? { start_date: start, end_date: end } : { date: start }),
     base: params.base,
     ...(params.problems.length > 0 ? { error: problemsText(params.problems) } : {}),
-    ...(params.showQuery ? { query: sql } : {}),
+    ...(params.showQuery ? { query: sqlText() } : {}),
   };
   return {
     params,
-    sql,
+    get sql() {
+      return sqlText();
+    },
+    cacheKey: ranged || params.problems.length > 0 ? undefined : cacheKeyOf(query, params),
     head,
     writer: {
       prettyPrint: params.prettyPrint,
@@ -95,6 +106,22 @@ export function planRateRequest(
     },
     newestDate: end,
   };
+}
+
+function cacheKeyOf(query: RateQuery, params: RateParams): string {
+  return [
+    query.start,
+    query.base,
+    query.symbols?.join(',') ?? '*',
+    query.sources.map((source) => source.key).join(','),
+    query.upToDaysBefore,
+    query.maxSourcesPerSymbol,
+    query.selection,
+    params.decimals,
+    params.format,
+    params.prettyPrint,
+    params.showQuery,
+  ].join('|');
 }
 
 function checkDateSegment(segment: string, starAllowed: boolean): void {

@@ -78,16 +78,15 @@ async function sendRates(
   const body = (): AsyncIterable<string> =>
     writeRates(format, plan.head, rateRows(store, plan.sql), plan.writer);
   // One date's answer is small: render it once and keep it. Ranges are streamed every time.
-  const cached = async (): Promise<string> => {
+  const cached = async (key: string): Promise<string> => {
     cache.clearIfStale(`${version}|${today}`);
-    const key = request.url;
     const hit = cache.get(key);
     if (hit !== undefined) return hit;
     const text = await collectText(body());
     cache.set(key, text);
     return text;
   };
-  const ranged = path.endpoint === 'range' || path.endpoint === 'all';
+  const { cacheKey } = plan;
   return sendRepresentation(
     request,
     reply,
@@ -101,7 +100,7 @@ async function sendRates(
           ? { 'x-query': plan.sql.replace(/\s+/g, ' ') }
           : {},
     },
-    ranged ? body : cached,
+    cacheKey === undefined ? body : () => cached(cacheKey),
   );
 }
 

@@ -1,5 +1,6 @@
 import { Type, type TObject, type TProperties } from '@sinclair/typebox';
 import { AGGREGATIONS } from '../resolve/rate-query.js';
+import { ALL_ENDPOINT_SOURCE_ORDER, DEFAULT_SOURCE_ORDER } from '../sources/registry.js';
 
 /**
  * Route schemas document the API in /v1/openapi.json. They do not reject requests: the
@@ -14,7 +15,7 @@ const commonRateQuery: TProperties = {
   base: text('Base currency: any symbol of the currencies endpoint.', { default: 'USD' }),
   symbols: text('Comma-separated symbols to include, or * for all.', { default: '*' }),
   sources: text(
-    'Comma-separated source keys, in priority order. Default for latest, date and range: imf,ecb,boe,rba,snb,bnro,boi,nbu,cbr,bcb,cbn,float_rates; for all: imf,rba,ecb,bnro,snb,cbr,nbu,boi,cbn,boe,bcb,float_rates.',
+    `Comma-separated source keys, in priority order, or * for every source by default_precedence. Default for latest, date and range: ${DEFAULT_SOURCE_ORDER.join(',')}; for all: ${ALL_ENDPOINT_SOURCE_ORDER.join(',')}.`,
   ),
   format: text('Output format.', { enum: ['json', 'csv', 'xml'], default: 'json' }),
   up_to_days_before: text('Days before the requested date an observation still counts (1-36525).', {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { csvText, jsonText } from '../format/document-writers.js';
-import { adapterOf } from '../sources/adapters.js';
+import { idleReason } from '../sources/publisher.js';
 import { SOURCES } from '../sources/registry.js';
 import { parseStatusParams } from '../params/status-params.js';
 import type { ServiceContext } from './context.js';
@@ -48,7 +48,7 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
       const rows: StatusRow[] = SOURCES.map((source) => {
         const state = states.get(source.key);
         const holdings = catalog.get(source.key);
-        const idle = adapterOf(source).idleReason?.(context.ingest.env);
+        const idle = idleReason(source, context.ingest.env);
         return {
           source: source.key,
           state: idle

@@ -1,10 +1,14 @@
-import type { SourceAdapter } from './adapter.js';
-import { completing, fetchBatch, requireXmlRoot, xmlAttribute, yearChunks } from './adapter.js';
-import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
-import { readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import {
+  completing,
+  fetchBatch,
+  requireXmlRoot,
+  xmlAttribute,
+  yearChunks,
+} from './publisher-fetch.js';
+import { perTroyOunce, readDecimal } from './publisher-text.js';
+import type { Extraction, Publisher } from './publisher.js';
 
 /** One file per year since 2005; the current year's grows every business day. */
 export function bnroUrl(year: number): string {
@@ -15,7 +19,7 @@ export function bnroUrl(year: number): string {
  * BNR's XML: `<Cube date>` holding `<Rate currency [multiplier]>` elements, RON per unit or per
  * `multiplier` units. Gold (XAU) is quoted per gram; ISO's XAU is a troy ounce.
  */
-export function parseBnroXml(text: string, source: SourceEntry): Extraction {
+export function parseBnroXml(text: string, source: ObservationSource): Extraction {
   requireXmlRoot(text, 'DataSet');
   const builder = new ObservationBuilder(source);
   for (const cube of text.matchAll(/<Cube\s[^>]*>([\s\S]*?)<\/Cube>/g)) {
@@ -23,24 +27,33 @@ export function parseBnroXml(text: string, source: SourceEntry): Extraction {
     for (const rate of cube[1]!.matchAll(/<Rate\s([^>]*)>([^<]*)<\/Rate>/g)) {
       const attributes = ` ${rate[1]}`;
       const code = xmlAttribute(attributes, 'currency') ?? '';
-      const units = Number(xmlAttribute(attributes, 'multiplier') ?? 1);
+      const units = readDecimal(xmlAttribute(attributes, 'multiplier') ?? '1');
       const price = readDecimal(rate[2]);
-      if (code === 'XAU') builder.addPrice(date, code, price * GRAMS_PER_TROY_OUNCE, units);
-      else builder.addPrice(date, code, price, units);
+      builder.addPrice(date, code, code === 'XAU' ? perTroyOunce(price) : price, units);
     }
   }
   return builder.result();
 }
 
-export const bnroAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'bnro',
+  name: 'National Bank of Romania, reference rates',
+  relativeCurrency: 'RON',
+  url: 'https://www.bnr.ro/en/561-exchange-rates',
+  countryCode: 'RO',
+  timeZone: 'Europe/Bucharest',
+  fixingTime: '13:00',
+  isDst: true,
+  historyStart: '2005-01-03',
+  publishWindowUtc: { from: '11:00', to: '13:30', weekdaysOnly: true },
+  fetches: 'yearly XML files, `multiplier` applied; gold per gram converted to the troy ounce',
   async *fetch(window, context) {
     // The publisher has no file for years before its history starts.
-    const start = context.source.historyStart;
+    const start = publisher.historyStart;
     const from = window.from > start ? window.from : start;
     for (const chunk of yearChunks({ from, to: window.to })) {
       const batch = await fetchBatch(context, bnroUrl(Number(chunk.from.slice(0, 4))), (text) =>
-        parseBnroXml(text, context.source),
+        parseBnroXml(text, publisher),
       );
       yield completing(batch, chunk.to);
     }

@@ -1,9 +1,8 @@
-import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, parseJson } from './adapter.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
+import { fetchBatch, parseJson } from './publisher-fetch.js';
 import { readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import type { Extraction, FetchWindow, Publisher } from './publisher.js';
 
 /** Valet's daily group, from a start date to the newest rate. */
 export function bocUrl(window: FetchWindow): string {
@@ -16,7 +15,7 @@ interface ValetAnswer {
 }
 
 /** Valet JSON: series `FX<CODE>CAD`, CAD per unit, values as strings; empty series are skipped. */
-export function parseBocJson(text: string, source: SourceEntry): Extraction {
+export function parseBocJson(text: string, source: ObservationSource): Extraction {
   const answer = parseJson(text) as ValetAnswer;
   if (!Array.isArray(answer?.observations))
     throw new Error('expected Valet JSON with observations[]');
@@ -32,9 +31,19 @@ export function parseBocJson(text: string, source: SourceEntry): Extraction {
   return builder.result();
 }
 
-export const bocAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'boc',
+  name: 'Bank of Canada, daily exchange rates',
+  relativeCurrency: 'CAD',
+  url: 'https://www.bankofcanada.ca/rates/exchange/daily-exchange-rates/',
+  countryCode: 'CA',
+  timeZone: 'America/Toronto',
+  fixingTime: '16:30',
+  isDst: true,
+  historyStart: '2017-01-03',
+  publishWindowUtc: { from: '20:30', to: '23:00', weekdaysOnly: true },
+  fetches: 'Valet `FX_RATES_DAILY` JSON, from the window start to the newest rate',
   async *fetch(window, context) {
-    yield await fetchBatch(context, bocUrl(window), (text) => parseBocJson(text, context.source));
+    yield await fetchBatch(context, bocUrl(window), (text) => parseBocJson(text, publisher));
   },
 };

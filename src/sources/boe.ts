@@ -1,10 +1,9 @@
-import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { completing, fetchBatch, yearChunks } from './adapter.js';
 import { readCsvTable } from './csv-table.js';
-import { isoFromEnglish, monthAbbreviation, readDecimal } from './publisher-text.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
-import type { SourceEntry } from './registry.js';
+import { completing, fetchBatch, yearChunks } from './publisher-fetch.js';
+import { isoFromEnglish, monthAbbreviation, readDecimal } from './publisher-text.js';
+import type { Extraction, FetchWindow, Publisher } from './publisher.js';
 
 const DATABASE_URL = 'https://www.bankofengland.co.uk/boeapps/database/_iadb-fromshowcolumns.asp';
 
@@ -59,7 +58,7 @@ function isoFromBoe(text: string): string {
 }
 
 /** The database's CSV: `DATE` then one column per series code; empty cells are days without a rate. */
-export function parseBoeCsv(text: string, source: SourceEntry): Extraction {
+export function parseBoeCsv(text: string, source: ObservationSource): Extraction {
   const builder = new ObservationBuilder(source);
   const table = readCsvTable(text);
   if (table.header[0] !== 'DATE') {
@@ -80,12 +79,22 @@ export function parseBoeCsv(text: string, source: SourceEntry): Extraction {
   return builder.result();
 }
 
-export const boeAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'boe',
+  name: 'Bank of England, spot rates against sterling',
+  relativeCurrency: 'GBP',
+  url: 'https://www.bankofengland.co.uk/boeapps/database/Rates.asp?into=GBP',
+  countryCode: 'GB',
+  timeZone: 'Europe/London',
+  fixingTime: '16:00',
+  isDst: true,
+  historyStart: '1975-01-02',
+  publishWindowUtc: { from: '16:00', to: '18:30', weekdaysOnly: true },
+  fetches: 'database CSV of the 26 `XUDL*` spot series, a year per request',
   async *fetch(window, context) {
     for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, boeUrl(chunk), (text) =>
-        parseBoeCsv(text, context.source),
+        parseBoeCsv(text, publisher),
       );
       yield completing(batch, chunk.to);
     }

@@ -1,9 +1,8 @@
-import type { SourceAdapter } from './adapter.js';
-import { fetchBatch, parseJson } from './adapter.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
-import { readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import { fetchBatch, parseJson } from './publisher-fetch.js';
+import { isPositiveDecimal, midpoint, readDecimal } from './publisher-text.js';
+import type { Extraction, Publisher } from './publisher.js';
 
 /** Every rate since 2001 in one answer. */
 export const CBN_URL = 'https://www.cbn.gov.ng/api/GetAllExchangeRates';
@@ -40,7 +39,7 @@ interface CbnRate {
 }
 
 /** NGN per unit to buy and to sell; the stored rate is from their midpoint. */
-export function parseCbnJson(text: string, source: SourceEntry): Extraction {
+export function parseCbnJson(text: string, source: ObservationSource): Extraction {
   const rates = parseJson(text);
   if (!Array.isArray(rates)) throw new Error('expected a JSON array of rates');
   const builder = new ObservationBuilder(source);
@@ -54,16 +53,26 @@ export function parseCbnJson(text: string, source: SourceEntry): Extraction {
       builder.drop(`unknown currency name '${rate.currency}'`);
       continue;
     }
-    const mid = (readDecimal(rate.buyingrate) + readDecimal(rate.sellingrate)) / 2;
-    const price = Number.isFinite(mid) ? mid : readDecimal(rate.centralrate);
+    const mid = midpoint(readDecimal(rate.buyingrate), readDecimal(rate.sellingrate));
+    const price = isPositiveDecimal(mid) ? mid : readDecimal(rate.centralrate);
     builder.addPrice(String(rate.ratedate ?? '').slice(0, 10), code, price);
   }
   return builder.result();
 }
 
-export const cbnAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'cbn',
+  name: 'Central Bank of Nigeria, official rates',
+  relativeCurrency: 'NGN',
+  url: 'https://www.cbn.gov.ng/rates/exchratebycurrency.asp',
+  countryCode: 'NG',
+  timeZone: 'Africa/Lagos',
+  fixingTime: '00:00',
+  isDst: false,
+  historyStart: '2001-12-10',
+  publishWindowUtc: { from: '15:00', to: '17:30', weekdaysOnly: true },
+  fetches: '`GetAllExchangeRates` JSON (whole history), names mapped to codes, buy/sell midpoint',
   async *fetch(_window, context) {
-    yield await fetchBatch(context, CBN_URL, (text) => parseCbnJson(text, context.source));
+    yield await fetchBatch(context, CBN_URL, (text) => parseCbnJson(text, publisher));
   },
 };

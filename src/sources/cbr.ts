@@ -1,10 +1,8 @@
-import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, requireXmlRoot, xmlAttribute, xmlChildText } from './adapter.js';
-import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
-import { isoFromDotted, readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import { fetchBatch, requireXmlRoot, xmlAttribute, xmlChildText } from './publisher-fetch.js';
+import { isoFromDotted, midpoint, perTroyOunce, readDecimal } from './publisher-text.js';
+import type { Extraction, FetchWindow, Publisher } from './publisher.js';
 
 const SCRIPTS = 'https://www.cbr.ru/scripts';
 export const CBR_DAILY_URL = `${SCRIPTS}/XML_daily.asp`;
@@ -33,7 +31,7 @@ export interface CbrDaily extends Extraction {
  * XML_daily: `<ValCurs Date>` with one `<Valute ID>` per currency: RUB per `Nominal` units
  * (1 to 1,000,000), decimal comma. The date is the day the rates take effect.
  */
-export function parseCbrDaily(text: string, source: SourceEntry): CbrDaily {
+export function parseCbrDaily(text: string, source: ObservationSource): CbrDaily {
   requireXmlRoot(text, 'ValCurs');
   const builder = new ObservationBuilder(source);
   const date = isoFromDotted(xmlAttribute(/<ValCurs\s[^>]*>/.exec(text)?.[0] ?? '', 'Date'));
@@ -53,7 +51,7 @@ export function parseCbrDaily(text: string, source: SourceEntry): CbrDaily {
 }
 
 /** XML_dynamic: one currency's `<Record Date>` elements with Nominal and Value, as in XML_daily. */
-export function parseCbrDynamic(text: string, code: string, source: SourceEntry): Extraction {
+export function parseCbrDynamic(text: string, code: string, source: ObservationSource): Extraction {
   requireXmlRoot(text, 'ValCurs');
   const builder = new ObservationBuilder(source);
   for (const record of text.matchAll(/<Record\s[^>]*>[\s\S]*?<\/Record>/g)) {
@@ -70,7 +68,7 @@ export function parseCbrDynamic(text: string, code: string, source: SourceEntry)
 const METAL_CODES: Record<string, string> = { '1': 'XAU', '2': 'XAG', '3': 'XPT', '4': 'XPD' };
 
 /** xml_metall: buy and sell prices in RUB per gram; stored as the midpoint per troy ounce. */
-export function parseCbrMetals(text: string, source: SourceEntry): Extraction {
+export function parseCbrMetals(text: string, source: ObservationSource): Extraction {
   requireXmlRoot(text, 'Metall');
   const builder = new ObservationBuilder(source);
   for (const record of text.matchAll(/<Record\s[^>]*>[\s\S]*?<\/Record>/g)) {
@@ -82,29 +80,44 @@ export function parseCbrMetals(text: string, source: SourceEntry): Extraction {
     }
     const buy = readDecimal(xmlChildText(record[0], 'Buy'), true);
     const sell = readDecimal(xmlChildText(record[0], 'Sell'), true);
-    builder.addPrice(date, code, ((buy + sell) / 2) * GRAMS_PER_TROY_OUNCE);
+    builder.addPrice(date, code, perTroyOunce(midpoint(buy, sell)));
   }
   return builder.result();
 }
 
-export const cbrAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'cbr',
+  name: 'Central Bank of Russia, official rates',
+  relativeCurrency: 'RUB',
+  url: 'https://www.cbr.ru/eng/currency_base/daily/',
+  countryCode: 'RU',
+  timeZone: 'Europe/Moscow',
+  fixingTime: '15:30',
+  isDst: false,
+  historyStart: '1992-07-01',
+  publishWindowUtc: { from: '09:00', to: '11:30', weekdaysOnly: true },
+  fetches:
+    '`XML_daily` (windows-1251, decimal commas, `Nominal`), `XML_dynamic` per currency, `xml_metall` (buy/sell midpoint, per troy ounce)',
   async *fetch(window, context) {
-    const source = context.source;
     const options = { charsets: CHARSETS };
     // Today's file names the currencies (by the bank's ids) whose history is then requested.
     const daily = await fetchBatch(
       context,
       CBR_DAILY_URL,
-      (text) => parseCbrDaily(text, source),
+      (text) => parseCbrDaily(text, publisher),
       options,
     );
     yield daily;
     for (const { id, code } of daily.currencies) {
       const url = cbrDynamicUrl(id, window);
-      yield await fetchBatch(context, url, (text) => parseCbrDynamic(text, code, source), options);
+      yield await fetchBatch(
+        context,
+        url,
+        (text) => parseCbrDynamic(text, code, publisher),
+        options,
+      );
     }
     const metals = cbrMetalsUrl(window);
-    yield await fetchBatch(context, metals, (text) => parseCbrMetals(text, source), options);
+    yield await fetchBatch(context, metals, (text) => parseCbrMetals(text, publisher), options);
   },
 };

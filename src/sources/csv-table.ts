@@ -1,5 +1,5 @@
 import { readCsvRecords, type CsvRecord } from '../import/csv-reader.js';
-import { requireCompleteText } from './adapter.js';
+import { requireCompleteText } from './publisher-fetch.js';
 
 export interface CsvTable {
   header: string[];

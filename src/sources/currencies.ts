@@ -20,5 +20,5 @@ export function isCurrencyCode(code: string): boolean {
   return CODES.has(code);
 }
 
-/** Grams in one troy ounce, the unit of the ISO 4217 metal codes; some banks quote per gram. */
-export const GRAMS_PER_TROY_OUNCE = 31.1034768;
+/** Grams in one troy ounce (exactly), the unit of the ISO 4217 metal codes; some banks quote per gram. */
+export const GRAMS_PER_TROY_OUNCE = '31.1034768';

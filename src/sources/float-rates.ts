@@ -1,9 +1,8 @@
-import type { SourceAdapter } from './adapter.js';
-import { fetchBatch, parseJson } from './adapter.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
+import { fetchBatch, parseJson } from './publisher-fetch.js';
 import { readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import type { Extraction, Publisher } from './publisher.js';
 
 /** Today's rates only: the feed has no history. */
 export const FLOAT_RATES_URL = 'https://www.floatrates.com/daily/usd.json';
@@ -19,7 +18,7 @@ interface FloatRate {
  * the feed's currency) and `date` (RFC 1123). The feed's own currency is never listed, which
  * tells a feed for another currency apart.
  */
-export function parseFloatRatesJson(text: string, source: SourceEntry): Extraction {
+export function parseFloatRatesJson(text: string, source: ObservationSource): Extraction {
   const feed = parseJson(text);
   if (feed === null || typeof feed !== 'object' || Array.isArray(feed)) {
     throw new Error('expected a JSON object of rates');
@@ -41,11 +40,22 @@ export function parseFloatRatesJson(text: string, source: SourceEntry): Extracti
   return builder.result();
 }
 
-export const floatRatesAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'float_rates',
+  name: 'FloatRates daily feed',
+  relativeCurrency: 'USD',
+  url: 'https://www.floatrates.com/json-feeds.html',
+  countryCode: null,
+  timeZone: 'UTC',
+  fixingTime: '00:00',
+  isDst: false,
+  // The feed keeps no history: whatever the window, a run stores today's rates.
+  historyStart: '2000-01-01',
+  publishWindowUtc: { from: '00:00', to: '23:30', weekdaysOnly: false },
+  fetches: "`daily/usd.json`, today's rates only (the feed keeps no history)",
   async *fetch(_window, context) {
     yield await fetchBatch(context, FLOAT_RATES_URL, (text) =>
-      parseFloatRatesJson(text, context.source),
+      parseFloatRatesJson(text, publisher),
     );
   },
 };

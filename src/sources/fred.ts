@@ -1,9 +1,8 @@
-import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { fetchBatch, parseJson } from './adapter.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
+import { fetchBatch, parseJson } from './publisher-fetch.js';
 import { readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import type { Extraction, FetchWindow, Publisher } from './publisher.js';
 
 /**
  * The Federal Reserve's H.10 noon rates on FRED. `DEX<xx>US` series are units per USD;
@@ -44,7 +43,7 @@ export function fredUrl(series: string, window: FetchWindow, apiKey: string): st
 }
 
 /** `observations[]` with `date` and `value` as text; "." marks a day without a rate. */
-export function parseFredJson(text: string, series: string, source: SourceEntry): Extraction {
+export function parseFredJson(text: string, series: string, source: ObservationSource): Extraction {
   const body = parseJson(text) as { observations?: { date?: string; value?: string }[] };
   if (!Array.isArray(body?.observations)) throw new Error('expected FRED JSON with observations[]');
   const code = FRED_SERIES[series];
@@ -61,18 +60,24 @@ export function parseFredJson(text: string, series: string, source: SourceEntry)
   return builder.result();
 }
 
-export const fredAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'fred',
-  idleReason(env) {
-    return env[FRED_API_KEY_ENV]
-      ? undefined
-      : `idle: set ${FRED_API_KEY_ENV} to a FRED API key to ingest this source`;
-  },
+  name: 'Federal Reserve H.10 noon buying rates, via FRED',
+  relativeCurrency: 'USD',
+  url: 'https://fred.stlouisfed.org/release?rid=17',
+  countryCode: 'US',
+  timeZone: 'America/New_York',
+  fixingTime: '12:00',
+  isDst: true,
+  historyStart: '1971-01-04',
+  publishWindowUtc: { from: '20:00', to: '23:30', weekdaysOnly: true },
+  fetches: '22 `DEX*` series (`DEXUS*` inverted)',
+  apiKey: { variables: [FRED_API_KEY_ENV] },
   async *fetch(window, context) {
     const apiKey = context.env[FRED_API_KEY_ENV] ?? '';
     for (const series of Object.keys(FRED_SERIES)) {
       yield await fetchBatch(context, fredUrl(series, window, apiKey), (text) =>
-        parseFredJson(text, series, context.source),
+        parseFredJson(text, series, publisher),
       );
     }
   },

@@ -42,9 +42,13 @@ export interface FetchedText {
   text: string;
 }
 
-export interface GetOptions {
+export interface RequestOptions {
   /** Charsets the publisher sends; a response declaring another one is refused. First is the default. */
   charsets?: readonly string[];
+  /** A request body, for publishers queried by POST (SOAP services, JSON query APIs). */
+  body?: string;
+  /** Further request headers, such as the body's Content-Type or a SOAPAction. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -67,7 +71,8 @@ export class SourceHttp {
     return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, this.originOverride);
   }
 
-  async getText(url: string, options: GetOptions = {}): Promise<FetchedText> {
+  /** GETs `url`, or POSTs `options.body` to it, and returns the decoded body; retried as HttpPolicy says. */
+  async requestText(url: string, options: RequestOptions = {}): Promise<FetchedText> {
     const target = this.target(url);
     let attempt = 0;
     for (;;) {
@@ -96,9 +101,11 @@ export class SourceHttp {
     this.lastRequestAt = Date.now();
   }
 
-  private async attempt(target: string, options: GetOptions): Promise<string> {
+  private async attempt(target: string, options: RequestOptions): Promise<string> {
     const response = await fetch(target, {
-      headers: { 'user-agent': USER_AGENT, accept: '*/*' },
+      method: options.body === undefined ? 'GET' : 'POST',
+      body: options.body,
+      headers: { 'user-agent': USER_AGENT, accept: '*/*', ...options.headers },
       redirect: 'follow',
       signal: this.signal
         ? AbortSignal.any([this.signal, AbortSignal.timeout(this.policy.timeoutMs)])

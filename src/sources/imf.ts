@@ -1,9 +1,8 @@
-import type { FetchWindow, SourceAdapter } from './adapter.js';
-import { completing, fetchBatch, monthEnds } from './adapter.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
+import { completing, fetchBatch, monthEnds } from './publisher-fetch.js';
 import { isoFromEnglish, readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import type { Extraction, Publisher } from './publisher.js';
 
 const REPORT_URL = 'https://www.imf.org/external/np/fin/data/rms_mth.aspx';
 
@@ -109,7 +108,11 @@ function headerDate(text: string): string {
  * USD, except names marked "(1)", which are USD per unit (inverted here). SDRCV: SDRs per unit;
  * only its U.S. dollar row is kept, as the USD price of XDR the REP report lacks.
  */
-export function parseImfReport(text: string, report: ImfReport, source: SourceEntry): Extraction {
+export function parseImfReport(
+  text: string,
+  report: ImfReport,
+  source: ObservationSource,
+): Extraction {
   const builder = new ObservationBuilder(source);
   let dates: string[] | undefined;
   let rows = 0;
@@ -157,12 +160,23 @@ export function parseImfReport(text: string, report: ImfReport, source: SourceEn
   return builder.result();
 }
 
-export const imfAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'imf',
-  async *fetch(window: FetchWindow, context) {
+  name: 'International Monetary Fund, representative rates',
+  relativeCurrency: 'USD',
+  url: 'https://www.imf.org/external/np/fin/data/rms_mth.aspx',
+  countryCode: null,
+  timeZone: 'America/New_York',
+  fixingTime: '12:00',
+  isDst: true,
+  historyStart: '2003-04-01',
+  publishWindowUtc: { from: '18:00', to: '20:30', weekdaysOnly: true },
+  fetches:
+    'monthly reports `rms_mth.aspx`: REP (names mapped to codes, "(1)" rows inverted) and SDRCV (for XDR)',
+  async *fetch(window, context) {
     for (const monthEnd of monthEnds(window)) {
       const parse = (report: ImfReport) => (text: string) =>
-        parseImfReport(text, report, context.source);
+        parseImfReport(text, report, publisher);
       yield await fetchBatch(context, imfUrl(monthEnd, 'REP'), parse('REP'));
       const sdr = await fetchBatch(context, imfUrl(monthEnd, 'SDRCV'), parse('SDRCV'));
       yield completing(sdr, monthEnd < window.to ? monthEnd : window.to);

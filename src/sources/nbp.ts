@@ -1,11 +1,9 @@
-import type { AdapterContext, Batch, FetchWindow, SourceAdapter } from './adapter.js';
-import { completing, fetchBatch, parseJson, windowChunks } from './adapter.js';
-import { GRAMS_PER_TROY_OUNCE } from './currencies.js';
 import { FetchError } from './http-client.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
-import { readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import { completing, fetchBatch, parseJson, windowChunks } from './publisher-fetch.js';
+import { perTroyOunce, readDecimal } from './publisher-text.js';
+import type { Batch, Extraction, FetchContext, FetchWindow, Publisher } from './publisher.js';
 
 const API = 'https://api.nbp.pl/api';
 /** The API answers at most 93 days per request. */
@@ -26,7 +24,7 @@ interface NbpTable {
 }
 
 /** Tables of `mid` rates, PLN per unit of `code`, one table per `effectiveDate`. */
-export function parseNbpTables(text: string, source: SourceEntry): Extraction {
+export function parseNbpTables(text: string, source: ObservationSource): Extraction {
   const tables = parseJson(text);
   if (!Array.isArray(tables)) throw new Error('expected a JSON array of tables');
   const builder = new ObservationBuilder(source);
@@ -39,19 +37,19 @@ export function parseNbpTables(text: string, source: SourceEntry): Extraction {
 }
 
 /** Gold prices, PLN per gram; ISO's XAU is a troy ounce. */
-export function parseNbpGold(text: string, source: SourceEntry): Extraction {
+export function parseNbpGold(text: string, source: ObservationSource): Extraction {
   const prices = parseJson(text);
   if (!Array.isArray(prices)) throw new Error('expected a JSON array of gold prices');
   const builder = new ObservationBuilder(source);
   for (const price of prices as { data?: string; cena?: number }[]) {
-    builder.addPrice(String(price.data), 'XAU', readDecimal(price.cena) * GRAMS_PER_TROY_OUNCE);
+    builder.addPrice(String(price.data), 'XAU', perTroyOunce(readDecimal(price.cena)));
   }
   return builder.result();
 }
 
 /** A range without a table (a holiday week) is answered 404 "Brak danych": no data, no failure. */
 async function fetchUnlessNoData(
-  context: AdapterContext,
+  context: FetchContext,
   url: string,
   parse: (text: string) => Extraction,
 ): Promise<Batch> {
@@ -63,18 +61,28 @@ async function fetchUnlessNoData(
   }
 }
 
-export const nbpAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'nbp',
+  name: 'Narodowy Bank Polski, average rates (tables A and B)',
+  relativeCurrency: 'PLN',
+  url: 'https://nbp.pl/en/statistic-and-financial-reporting/rates/',
+  countryCode: 'PL',
+  timeZone: 'Europe/Warsaw',
+  fixingTime: '12:00',
+  isDst: true,
+  historyStart: '2002-01-02',
+  publishWindowUtc: { from: '10:30', to: '13:00', weekdaysOnly: true },
+  fetches:
+    'tables A and B and gold prices (per gram, converted to the troy ounce), 93 days per request',
   async *fetch(window, context) {
-    const source = context.source;
     for (const chunk of windowChunks(window, MAX_DAYS)) {
       for (const table of ['A', 'B'] as const) {
         yield await fetchUnlessNoData(context, nbpTableUrl(table, chunk), (text) =>
-          parseNbpTables(text, source),
+          parseNbpTables(text, publisher),
         );
       }
       const gold = await fetchUnlessNoData(context, nbpGoldUrl(chunk), (text) =>
-        parseNbpGold(text, source),
+        parseNbpGold(text, publisher),
       );
       yield completing(gold, chunk.to);
     }

@@ -1,10 +1,9 @@
 import { readCsvRecords } from '../import/csv-reader.js';
-import type { SourceAdapter } from './adapter.js';
-import { fetchBatch, requireCompleteText } from './adapter.js';
-import type { Extraction } from './observation-builder.js';
+import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
+import { fetchBatch, requireCompleteText } from './publisher-fetch.js';
 import { isoFromEnglish, readDecimal } from './publisher-text.js';
-import type { SourceEntry } from './registry.js';
+import type { Extraction, Publisher } from './publisher.js';
 
 /** F11.1: every daily rate since 2023 in one file, units of the currency per AUD. */
 export const RBA_URL = 'https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv';
@@ -23,7 +22,7 @@ function isoFromRba(text: string): string | undefined {
  * The `Units` row names each column's currency; the trade-weighted index (units `Index`) is not
  * a currency and is skipped.
  */
-export function parseRbaCsv(text: string, source: SourceEntry): Extraction {
+export function parseRbaCsv(text: string, source: ObservationSource): Extraction {
   requireCompleteText(text);
   const builder = new ObservationBuilder(source);
   let units: string[] | undefined;
@@ -50,9 +49,20 @@ export function parseRbaCsv(text: string, source: SourceEntry): Extraction {
   return builder.result();
 }
 
-export const rbaAdapter: SourceAdapter = {
+export const publisher: Publisher = {
   key: 'rba',
+  name: 'Reserve Bank of Australia, F11 exchange rates',
+  relativeCurrency: 'AUD',
+  url: 'https://www.rba.gov.au/statistics/tables/csv/f11.1-data.csv',
+  countryCode: 'AU',
+  timeZone: 'Australia/Sydney',
+  fixingTime: '16:00',
+  isDst: true,
+  historyStart: '2023-01-03',
+  publishWindowUtc: { from: '05:00', to: '07:30', weekdaysOnly: true },
+  fetches:
+    'F11.1 CSV, whole file (2023 onwards; the older F11 history is published as XLS only and is not read)',
   async *fetch(_window, context) {
-    yield await fetchBatch(context, RBA_URL, (text) => parseRbaCsv(text, context.source));
+    yield await fetchBatch(context, RBA_URL, (text) => parseRbaCsv(text, publisher));
   },
 };

@@ -9,6 +9,12 @@ export interface Observation {
   rate: number;
 }
 
+/** What a write did: rows new or changed, and rows equal to what was stored already. */
+export interface WriteCounts {
+  stored: number;
+  unchanged: number;
+}
+
 /** What the store holds per source, for the currencies and sources endpoints and for validation. */
 export interface SourceHoldings {
   /** Every symbol the source has observed, A-Z. */
@@ -86,12 +92,21 @@ export interface Store {
    */
   runSandboxed(sql: string, limits: SandboxLimits): Promise<QueryResultSet>;
   readonly sandboxCapacity: number;
+  /** Gets the sandbox ready now (a service does this at start), so first queries do not wait. */
+  startSandbox(): Promise<void>;
   /**
    * Stores a batch in one transaction: all of it or, on any error, none of it. Rows with the
    * same source, symbol and observation time replace the stored ones (later rows of the batch win).
    * Returns how many rows were new or changed; when none were, the data version stays.
    */
   writeObservations(observations: readonly Observation[]): Promise<number>;
+  /**
+   * Stores every batch in one transaction (an import file: all of it or nothing), taking the
+   * batches one at a time so that memory stays flat however many there are.
+   */
+  importObservations(
+    batches: AsyncIterable<readonly Observation[]> | Iterable<readonly Observation[]>,
+  ): Promise<WriteCounts>;
   /** Ingestion state of every source that has been attempted. */
   ingestStates(): Promise<Map<string, IngestState>>;
   saveIngestState(state: IngestState): Promise<void>;

@@ -19,11 +19,24 @@ const RAW_FILES: Record<string, { path: string; contentType: string }> = {
     path: '/api/cube/devkum/data/json/de',
     contentType: 'application/json; charset=utf-8',
   },
+  'snb_devkua_en.json': {
+    path: '/api/cube/devkua/data/json/en',
+    contentType: 'application/json; charset=utf-8',
+  },
   'floatrates_usd_reindented.json': {
     path: '/daily/usd.json',
     contentType: 'application/json; charset=utf-8',
   },
+  'floatrates_eur.json': {
+    path: '/daily/eur.json',
+    contentType: 'application/json; charset=utf-8',
+  },
 };
+
+/** The bytes of one recording file as stored (a cassette's YAML, or a raw response). */
+export function recordingBytes(file: string): Buffer {
+  return readFileSync(join(RECORDED, file));
+}
 
 /** Headers that describe the recorded transfer, not the body as the replay sends it. */
 const TRANSFER_HEADERS = new Set([
@@ -33,11 +46,22 @@ const TRANSFER_HEADERS = new Set([
   'connection',
 ]);
 
+/** One recorded request and its answer. */
+export interface RecordedInteraction {
+  /** GET, POST, ... */
+  method: string;
+  /** Path and query, as `pathAndQuery` makes them. */
+  target: string;
+  /** The request body ('' for none): SOAP envelopes and JSON queries are told apart by it. */
+  requestBody: string;
+  response: RecordedResponse;
+}
+
 /**
- * Every interaction of a VCR cassette, by path and query. `!binary` bodies are base64; plain
+ * Every interaction of a VCR cassette, in recorded order. `!binary` bodies are base64; plain
  * string bodies are UTF-8 text, or raw bytes when recorded as ASCII-8BIT.
  */
-export function readCassette(file: string): Map<string, RecordedResponse> {
+export function readCassette(file: string): RecordedInteraction[] {
   const document = parse(readFileSync(join(RECORDED, file), 'utf8'), {
     customTags: [
       {
@@ -46,8 +70,7 @@ export function readCassette(file: string): Map<string, RecordedResponse> {
       },
     ],
   }) as { http_interactions: any[] };
-  const responses = new Map<string, RecordedResponse>();
-  for (const interaction of document.http_interactions) {
+  return document.http_interactions.map((interaction): RecordedInteraction => {
     const body = interaction.response.body;
     const bytes = Buffer.isBuffer(body.string)
       ? body.string
@@ -57,13 +80,25 @@ export function readCassette(file: string): Map<string, RecordedResponse> {
       if (TRANSFER_HEADERS.has(name.toLowerCase())) continue;
       headers[name.toLowerCase()] = (values as string[]).join(', ');
     }
-    responses.set(pathAndQuery(interaction.request.uri), {
-      status: interaction.response.status.code,
-      headers,
-      body: bytes,
-    });
-  }
-  return responses;
+    const requestBody = interaction.request.body?.string;
+    return {
+      method: String(interaction.request.method ?? 'get').toUpperCase(),
+      target: pathAndQuery(interaction.request.uri),
+      requestBody: Buffer.isBuffer(requestBody)
+        ? requestBody.toString()
+        : String(requestBody ?? ''),
+      response: { status: interaction.response.status.code, headers, body: bytes },
+    };
+  });
+}
+
+/**
+ * What a request is matched on: method, path and query exactly, and the body without its white
+ * space (a recorded SOAP envelope's line breaks and indents are the recorder's, not the
+ * service's; requests differ in dates and codes, not in spaces).
+ */
+function requestKey(method: string, target: string, body = ''): string {
+  return `${method.toUpperCase()} ${target}\n${body.replace(/\s+/g, '')}`;
 }
 
 /**
@@ -86,23 +121,31 @@ export type Intercept = (
 export class ReplayServer {
   readonly requests: string[] = [];
   intercept: Intercept | undefined;
-  private readonly responses = new Map<string, RecordedResponse>();
+  /** Answers by request key, in recorded order; a request repeated more often than recorded gets the last. */
+  private readonly responses = new Map<string, { answers: RecordedResponse[]; served: number }>();
   private readonly hanging = new Set<ServerResponse>();
   private server: Server | undefined;
   origin = '';
 
-  /** Loads every cassette and raw recording in the fixtures folder. */
-  static async start(): Promise<ReplayServer> {
+  /**
+   * Answers from the given recording files, or from every cassette and raw recording in the
+   * fixtures folder. A publisher's test names its own files, so it cannot lean on another's.
+   */
+  static async start(files?: readonly string[]): Promise<ReplayServer> {
     const replay = new ReplayServer();
-    for (const file of readdirSync(RECORDED)) {
+    for (const file of files ?? readdirSync(RECORDED)) {
       if (file.endsWith('.yml')) {
-        for (const [target, response] of readCassette(file)) replay.responses.set(target, response);
+        for (const { method, target, requestBody, response } of readCassette(file)) {
+          replay.add(requestKey(method, target, requestBody), response);
+        }
       } else if (RAW_FILES[file]) {
-        replay.responses.set(RAW_FILES[file].path, {
+        replay.add(requestKey('GET', RAW_FILES[file].path), {
           status: 200,
           headers: { 'content-type': RAW_FILES[file].contentType },
-          body: readFileSync(join(RECORDED, file)),
+          body: recordingBytes(file),
         });
+      } else if (files) {
+        throw new Error(`${file}: not a cassette, and no publisher path is known for it`);
       }
     }
     replay.server = createServer((request, response) => replay.answer(request, response));
@@ -111,10 +154,18 @@ export class ReplayServer {
     return replay;
   }
 
-  recorded(target: string): RecordedResponse {
-    const response = this.responses.get(target);
+  /** The (first) recorded answer to a request; a GET without a body unless said otherwise. */
+  recorded(target: string, request: { method?: string; body?: string } = {}): RecordedResponse {
+    const response = this.responses.get(requestKey(request.method ?? 'GET', target, request.body))
+      ?.answers[0];
     if (!response) throw new Error(`no recording for ${target}`);
     return response;
+  }
+
+  private add(key: string, response: RecordedResponse): void {
+    const recorded = this.responses.get(key);
+    if (recorded) recorded.answers.push(response);
+    else this.responses.set(key, { answers: [response], served: 0 });
   }
 
   /** FXRATES_ORIGIN_<KEY> for every source, pointing at this server. */
@@ -132,6 +183,12 @@ export class ReplayServer {
   }
 
   private answer(request: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => this.reply(request, Buffer.concat(chunks).toString('utf8'), response));
+  }
+
+  private reply(request: IncomingMessage, body: string, response: ServerResponse): void {
     const target = pathAndQuery(request.url ?? '/');
     this.requests.push(target);
     const injected = this.intercept?.(target, request);
@@ -139,11 +196,17 @@ export class ReplayServer {
       this.hanging.add(response);
       return;
     }
-    const recorded = injected ?? this.responses.get(target);
+    const recorded = injected ?? this.next(requestKey(request.method ?? 'GET', target, body));
     if (!recorded) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end(`no recording for ${target}`);
       return;
     }
     response.writeHead(recorded.status, recorded.headers).end(recorded.body);
+  }
+
+  private next(key: string): RecordedResponse | undefined {
+    const recorded = this.responses.get(key);
+    if (!recorded) return undefined;
+    return recorded.answers[Math.min(recorded.served++, recorded.answers.length - 1)];
   }
 }

@@ -1,11 +1,7 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import {
-  DuckDBInstance,
-  DuckDBTimestampValue,
-  type DuckDBConnection,
-} from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBTimestampValue, type DuckDBConnection } from '@duckdb/node-api';
 import { utcDateOf } from '../../dates.js';
 import { duckdbDialect } from '../../resolve/dialect.js';
 import { stringLiteral } from '../../resolve/sql-literal.js';
@@ -19,6 +15,7 @@ import type {
   SourceHoldings,
   SqlValue,
   Store,
+  WriteCounts,
 } from '../store.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
 import { MIGRATIONS } from './migrations.js';
@@ -251,6 +248,16 @@ export class DuckDBStore implements Store {
 
   async runSandboxed(sql: string, limits: SandboxLimits): Promise<QueryResultSet> {
     assertReadOnlySelect(sql);
+    return this.querySandbox().run(sql, limits);
+  }
+
+  async startSandbox(): Promise<void> {
+    const sandbox = this.querySandbox();
+    await Promise.all([this.snapshots!.current(), sandbox.warmUp()]);
+  }
+
+  /** The sandbox and its snapshots, started on first use: imports and ingest runs need neither. */
+  private querySandbox(): DuckDBSandbox {
     if (!this.sandbox) {
       const snapshots = new SnapshotWriter(this.instance, {
         dir: this.snapshotDir,
@@ -262,11 +269,17 @@ export class DuckDBStore implements Store {
         snapshot: () => snapshots.current(),
       });
     }
-    return this.sandbox.run(sql, limits);
+    return this.sandbox;
   }
 
-  writeObservations(observations: readonly Observation[]): Promise<number> {
-    return this.serialized(() => this.guarded(() => this.appendAndMerge(observations)));
+  async writeObservations(observations: readonly Observation[]): Promise<number> {
+    return (await this.importObservations([observations])).stored;
+  }
+
+  importObservations(
+    batches: AsyncIterable<readonly Observation[]> | Iterable<readonly Observation[]>,
+  ): Promise<WriteCounts> {
+    return this.serialized(() => this.guarded(() => this.mergeAll(batches)));
   }
 
   /** Writes run one at a time on the one writer connection. */
@@ -276,49 +289,83 @@ export class DuckDBStore implements Store {
     return write;
   }
 
-  private async appendAndMerge(observations: readonly Observation[]): Promise<number> {
-    if (observations.length === 0) return 0;
+  /**
+   * Every batch in one transaction: all of them are stored, or on any error none. Batches are
+   * appended to a staging table as they come (JavaScript holds one at a time; the engine keeps
+   * the rest within its memory limit, spilling to disk), then merged in one statement.
+   */
+  private async mergeAll(
+    batches: AsyncIterable<readonly Observation[]> | Iterable<readonly Observation[]>,
+  ): Promise<WriteCounts> {
     await this.writer.run(
       `CREATE OR REPLACE TEMP TABLE staging (seq BIGINT, source VARCHAR, symbol VARCHAR,
          observation_time TIMESTAMP, rate DOUBLE)`,
     );
-    const appender = await this.writer.createAppender('staging', 'main', 'temp');
-    observations.forEach((observation, seq) => {
-      appender.appendBigInt(BigInt(seq));
-      appender.appendVarchar(observation.source);
-      appender.appendVarchar(observation.symbol);
-      appender.appendTimestamp(
-        new DuckDBTimestampValue(BigInt(observation.observationTime.getTime()) * 1000n),
-      );
-      appender.appendDouble(observation.rate);
-      appender.endRow();
-    });
-    appender.closeSync();
     try {
-      const count = await this.inTransaction(async () => {
-        // Later rows of the batch win over earlier ones for the same key, like later batches do;
-        // rows equal to what is stored are left alone, so re-ingesting changes nothing.
+      const counts = await this.inTransaction(async () => {
+        let seq = 0;
+        for await (const batch of batches) {
+          if (batch.length === 0) continue;
+          const appender = await this.writer.createAppender('staging', 'main', 'temp');
+          for (const observation of batch) {
+            appender.appendBigInt(BigInt(seq++));
+            appender.appendVarchar(observation.source);
+            appender.appendVarchar(observation.symbol);
+            appender.appendTimestamp(
+              new DuckDBTimestampValue(BigInt(observation.observationTime.getTime()) * 1000n),
+            );
+            appender.appendDouble(observation.rate);
+            appender.endRow();
+          }
+          appender.closeSync();
+        }
+        if (seq === 0) return { stored: 0, unchanged: 0 };
+        // Later rows win over earlier ones for the same key; rows equal to what is stored are
+        // left alone, so re-ingesting changes nothing (and keeps the data version). The key is
+        // unique because this one writer merges every write here (see migrations.ts).
         await this.writer.run(
           `CREATE OR REPLACE TEMP TABLE changed AS
-           SELECT s.source, s.symbol, s.observation_time, s.rate
+           SELECT s.source, s.symbol, s.observation_time, s.rate, o.rate AS stored_rate
            FROM (SELECT * FROM temp.staging
                  QUALIFY row_number() OVER (PARTITION BY source, symbol, observation_time ORDER BY seq DESC) = 1) s
-           LEFT JOIN observations o USING (source, symbol, observation_time)
-           WHERE o.rate IS DISTINCT FROM s.rate`,
+           LEFT JOIN observations o USING (source, symbol, observation_time)`,
         );
-        const changed = await this.writer.runAndReadAll('SELECT count(*) FROM temp.changed');
-        const count = Number(changed.getRows()[0]![0]);
-        if (count > 0) {
-          await this.writer.run('INSERT OR REPLACE INTO observations SELECT * FROM temp.changed');
-          await this.setMeta('data_version', this.version + 1);
+        const reader = await this.writer.runAndReadAll(
+          `SELECT count(*) FILTER (WHERE stored_rate IS NULL),
+             count(*) FILTER (WHERE stored_rate <> rate),
+             count(*) FILTER (WHERE stored_rate = rate)
+           FROM temp.changed`,
+        );
+        const [added, changed, unchanged] = reader.getRows()[0]!.map(Number) as [
+          number,
+          number,
+          number,
+        ];
+        // New rows go in in time order, which keeps date queries reading few row groups.
+        if (added > 0) {
+          await this.writer.run(
+            `INSERT INTO observations
+             SELECT source, symbol, observation_time, rate FROM temp.changed
+             WHERE stored_rate IS NULL ORDER BY observation_time, source, symbol`,
+          );
         }
-        return count;
+        if (changed > 0) {
+          await this.writer.run(
+            `UPDATE observations AS o SET rate = c.rate
+             FROM temp.changed AS c
+             WHERE c.stored_rate <> c.rate AND o.source = c.source AND o.symbol = c.symbol
+               AND o.observation_time = c.observation_time`,
+          );
+        }
+        const stored = added + changed;
+        if (stored > 0) await this.setMeta('data_version', this.version + 1);
+        return { stored, unchanged };
       });
-      if (count > 0) {
+      if (counts.stored > 0) {
         this.version += 1;
         this.snapshots?.markChanged();
       }
-      return count;
+      return counts;
     } finally {
       await this.writer.run('DROP TABLE IF EXISTS temp.staging');
       await this.writer.run('DROP TABLE IF EXISTS temp.changed');

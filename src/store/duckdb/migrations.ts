@@ -27,4 +27,18 @@ export const MIGRATIONS: readonly string[] = [
     last_run_stored BIGINT NOT NULL DEFAULT 0,
     last_run_dropped BIGINT NOT NULL DEFAULT 0
   );`,
+  // DuckDB keeps a key's ART index in memory (it must fit there), and maintaining it made bulk
+  // imports slow and their memory grow with the data. The single writer keeps the key unique
+  // by merging every write against the table (duckdb-store.ts), so the table goes without it,
+  // its rows rewritten in time order, which lets date queries skip row groups.
+  `CREATE TABLE observations_by_time (
+    source VARCHAR NOT NULL,
+    symbol VARCHAR NOT NULL,
+    observation_time TIMESTAMP NOT NULL,
+    rate DOUBLE NOT NULL CHECK (rate > 0 AND isfinite(rate))
+  );
+  INSERT INTO observations_by_time
+    SELECT * FROM observations ORDER BY observation_time, source, symbol;
+  DROP TABLE observations;
+  ALTER TABLE observations_by_time RENAME TO observations;`,
 ];

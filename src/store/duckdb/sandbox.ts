@@ -100,6 +100,11 @@ export class DuckDBSandbox {
     return this.options.cpuSeconds;
   }
 
+  /** Starts every sandbox process now, so that the first statements do not wait for one. */
+  async warmUp(): Promise<void> {
+    await Promise.all(this.slots.map((slot) => slot.warmUp()));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.slots.map((slot) => slot.close()));
@@ -142,6 +147,11 @@ class Slot {
     } finally {
       this.retireIfWorn();
     }
+  }
+
+  async warmUp(): Promise<void> {
+    this.ready ??= this.start();
+    await this.ready.catch(() => undefined);
   }
 
   /** The running process, starting one (after the crash backoff) when there is none. */
@@ -220,6 +230,9 @@ class Slot {
     this.pending = undefined;
     if (this.closed) return;
     this.crashes.push(Date.now());
+    // A replacement starts now (after the crash backoff), not when the next statement comes.
+    this.ready = this.start();
+    this.ready.catch(() => (this.ready = undefined));
     if (pending) {
       clearTimeout(pending.timer);
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
@@ -232,12 +245,16 @@ class Slot {
     }
   }
 
-  /** Kills the process now (time limit): the next statement starts a new one at once. */
+  /** Kills the process now (time limit) and starts its replacement at once. */
   private kill(): void {
     const child = this.child;
     this.child = undefined;
     this.ready = undefined;
     child?.kill('SIGKILL');
+    if (!this.closed) {
+      this.ready = this.start();
+      this.ready.catch(() => (this.ready = undefined));
+    }
   }
 
   /** A process that has used half its CPU allowance is replaced before the limit can hit a query. */
@@ -249,6 +266,7 @@ class Slot {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.ready?.catch(() => undefined);
     const child = this.child;
     this.kill();
     if (child && child.exitCode === null && child.signalCode === null) {

@@ -1,51 +1,12 @@
+/** What publishers' `fetch` plans share: one request made a batch, windows split, bodies checked. */
 import { addDays, lastDayOfMonth } from '../dates.js';
-import type { Env } from '../env.js';
-import type { GetOptions, SourceHttp } from './http-client.js';
+import type { RequestOptions } from './http-client.js';
 import { FetchError } from './http-client.js';
-import type { Extraction } from './observation-builder.js';
-import type { SourceEntry } from './registry.js';
-
-/** Dates to request, both inclusive, YYYY-MM-DD. */
-export interface FetchWindow {
-  from: string;
-  to: string;
-}
-
-/** The observations of one response; the store writes each batch in one transaction. */
-export interface Batch extends Extraction {
-  url: string;
-  /**
-   * Set by adapters that walk a window in date order: with this batch, every request for dates
-   * up to here has succeeded, so a later run need not fetch them again even if this one fails.
-   */
-  completeThrough?: string;
-}
+import type { Batch, Extraction, FetchContext, FetchWindow } from './publisher.js';
 
 /** Marks a batch as the last one for dates up to `date` (see Batch.completeThrough). */
 export function completing(batch: Batch, date: string): Batch {
   return { ...batch, completeThrough: date };
-}
-
-export interface AdapterContext {
-  source: SourceEntry;
-  http: SourceHttp;
-  /** Credentials some publishers require (FRED's API key), from the environment. */
-  env: Env;
-}
-
-/**
- * Fetches a publisher's data and turns it into observations. Adapters only extract: the work is
- * in pure exported `parse` functions, and nothing here touches the database.
- */
-export interface SourceAdapter {
-  readonly key: string;
-  /** Why the adapter cannot run in this environment (a missing API key), or undefined. */
-  idleReason?(env: Env): string | undefined;
-  /**
-   * Yields one batch per response covering at least `window`. A response may hold more than the
-   * window (publishers send whole years or whole histories); all of it is kept.
-   */
-  fetch(window: FetchWindow, context: AdapterContext): AsyncIterable<Batch>;
 }
 
 /** Error in what a publisher sent: not retried, reported with the URL. */
@@ -60,12 +21,12 @@ export class PublisherFormatError extends FetchError {
  * Whatever else the parser returns (the Bank of Russia's currency ids) comes back too.
  */
 export async function fetchBatch<T extends Extraction>(
-  context: AdapterContext,
+  context: FetchContext,
   url: string,
   parse: (text: string) => T,
-  options: GetOptions = {},
+  options: RequestOptions = {},
 ): Promise<T & Batch> {
-  const fetched = await context.http.getText(url, options);
+  const fetched = await context.http.requestText(url, options);
   if (/^\s*<(!doctype\s+html|html[\s>])/i.test(fetched.text)) {
     throw new PublisherFormatError(`${fetched.url}: received an HTML page instead of data`);
   }
