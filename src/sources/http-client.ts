@@ -42,6 +42,11 @@ export interface FetchedText {
   text: string;
 }
 
+export interface FetchedBytes {
+  url: string;
+  bytes: Uint8Array;
+}
+
 export interface RequestOptions {
   /** Charsets the publisher sends; a response declaring another one is refused. First is the default. */
   charsets?: readonly string[];
@@ -73,12 +78,27 @@ export class SourceHttp {
 
   /** GETs `url`, or POSTs `options.body` to it, and returns the decoded body; retried as HttpPolicy says. */
   async requestText(url: string, options: RequestOptions = {}): Promise<FetchedText> {
+    const { url: target, bytes, contentType } = await this.request(url, options);
+    return { url: target, text: decodeBody(target, bytes, contentType, options.charsets) };
+  }
+
+  /** The same for publishers whose data is a file (spreadsheets): the body's bytes, not empty. */
+  async requestBytes(url: string, options: RequestOptions = {}): Promise<FetchedBytes> {
+    const { url: target, bytes } = await this.request(url, options);
+    if (bytes.length === 0) throw new FetchError(`${target}: empty response body`, false);
+    return { url: target, bytes };
+  }
+
+  private async request(
+    url: string,
+    options: RequestOptions,
+  ): Promise<{ url: string; bytes: Uint8Array; contentType: string | null }> {
     const target = this.target(url);
     let attempt = 0;
     for (;;) {
       await this.waitPoliteness();
       try {
-        return { url: target, text: await this.attempt(target, options) };
+        return { url: target, ...(await this.attempt(target, options)) };
       } catch (error) {
         const failure =
           error instanceof FetchError
@@ -101,7 +121,10 @@ export class SourceHttp {
     this.lastRequestAt = Date.now();
   }
 
-  private async attempt(target: string, options: RequestOptions): Promise<string> {
+  private async attempt(
+    target: string,
+    options: RequestOptions,
+  ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
     const response = await fetch(target, {
       method: options.body === undefined ? 'GET' : 'POST',
       body: options.body,
@@ -123,7 +146,7 @@ export class SourceHttp {
       );
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
-    return decodeBody(target, bytes, response.headers.get('content-type'), options.charsets);
+    return { bytes, contentType: response.headers.get('content-type') };
   }
 }
 

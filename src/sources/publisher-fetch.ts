@@ -24,14 +24,40 @@ export async function fetchBatch<T extends Extraction>(
   context: FetchContext,
   url: string,
   parse: (text: string) => T,
-  options: RequestOptions = {},
+  options: RequestOptions & {
+    /** The publisher's data is an HTML page (its rates are a table in it): do not refuse HTML. */
+    html?: boolean;
+  } = {},
 ): Promise<T & Batch> {
   const fetched = await context.http.requestText(url, options);
-  if (/^\s*<(!doctype\s+html|html[\s>])/i.test(fetched.text)) {
+  if (!options.html && /^\s*<(!doctype\s+html|html[\s>])/i.test(fetched.text)) {
     throw new PublisherFormatError(`${fetched.url}: received an HTML page instead of data`);
   }
   try {
     return { url: fetched.url, ...parse(fetched.text) };
+  } catch (error) {
+    throw new PublisherFormatError(`${fetched.url}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Fetches one file (a spreadsheet) and parses its bytes; a file that cannot be read fails with
+ * the URL and the reason, like `fetchBatch`. An HTML page where a file was expected (an error
+ * or login page) is refused before parsing.
+ */
+export async function fetchBytesBatch<T extends Extraction>(
+  context: FetchContext,
+  url: string,
+  parse: (bytes: Uint8Array) => T,
+  options: RequestOptions = {},
+): Promise<T & Batch> {
+  const fetched = await context.http.requestBytes(url, options);
+  const head = new TextDecoder('latin1').decode(fetched.bytes.subarray(0, 512));
+  if (/^\s*<(!doctype\s+html|html[\s>])/i.test(head)) {
+    throw new PublisherFormatError(`${fetched.url}: received an HTML page instead of a file`);
+  }
+  try {
+    return { url: fetched.url, ...parse(fetched.bytes) };
   } catch (error) {
     throw new PublisherFormatError(`${fetched.url}: ${(error as Error).message}`);
   }
