@@ -25,6 +25,35 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   return { code, stdout, stderr };
 }
 
+/**
+ * Runs `fxrates ARGS...` and watches its peak resident memory (VmHWM) while it runs: the high-water
+ * mark only grows, so the last reading before the process exits is its peak.
+ */
+export async function runCliMeasured(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult & { peakRssBytes: number; ms: number }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  let peak = 0;
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const watch = setInterval(() => {
+    peakRssBytes(child.pid!).then(
+      (bytes) => (peak = Math.max(peak, bytes)),
+      () => undefined,
+    );
+  }, 100);
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearInterval(watch);
+  return { code, stdout, stderr, peakRssBytes: peak, ms: Date.now() - started };
+}
+
 export interface RunningServer {
   child: ChildProcess;
   baseUrl: string;

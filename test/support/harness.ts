@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
-import { DuckDBStore } from '../../src/store/duckdb/duckdb-store.js';
+import { DuckDBStore, type DuckDBStoreOptions } from '../../src/store/duckdb/duckdb-store.js';
 import type { Observation, SqlValue, Store } from '../../src/store/store.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -26,9 +26,12 @@ export interface TestService {
 }
 
 /** A real DuckDB file in a fresh temporary folder, behind the real app. */
-export async function startService(options: Partial<AppOptions> = {}): Promise<TestService> {
+export async function startService(
+  options: Partial<AppOptions> = {},
+  storeOptions: Omit<DuckDBStoreOptions, 'path'> = {},
+): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'fxrates-test-'));
-  const store = await DuckDBStore.open({ path: join(dir, 'test.duckdb') });
+  const store = await DuckDBStore.open({ path: join(dir, 'test.duckdb'), ...storeOptions });
   const app = await buildApp({ store, today: () => '2024-03-20', ...options });
   return {
     store,

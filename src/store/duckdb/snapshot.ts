@@ -24,6 +24,8 @@ export class SnapshotWriter {
   private dirty = true;
   private sequence = 0;
   private closed = false;
+  /** How long the last build took: big databases refresh less often during long backfills. */
+  private lastBuildMs = 0;
 
   constructor(
     private readonly instance: DuckDBInstance,
@@ -48,8 +50,17 @@ export class SnapshotWriter {
       this.refresh().catch(() => {
         // Reported when a sandbox next asks for the snapshot; the old one stays in use.
       });
-    }, this.options.coalesceMs);
+    }, this.refreshDelay());
     this.scheduled.unref();
+  }
+
+  /**
+   * The configured delay, or ten times the last build if that is longer (a copy of millions of
+   * rows should not run every few seconds through a backfill), but never over 50 s, so that a
+   * snapshot is at most about a minute behind the data.
+   */
+  private refreshDelay(): number {
+    return Math.min(Math.max(this.options.coalesceMs, 10 * this.lastBuildMs), 50_000);
   }
 
   /** Builds a new snapshot now (after the one being built, if any). */
@@ -68,6 +79,7 @@ export class SnapshotWriter {
   }
 
   private async build(): Promise<string> {
+    const started = Date.now();
     this.dirty = false;
     const name = `snapshot-${process.pid}-${++this.sequence}.duckdb`;
     const partial = join(this.options.dir, `${name}.partial`);
@@ -95,6 +107,7 @@ export class SnapshotWriter {
     const complete = join(this.options.dir, name);
     renameSync(partial, complete);
     this.path = complete;
+    this.lastBuildMs = Date.now() - started;
     for (const file of readdirSync(this.options.dir)) {
       if (file !== name) rmSync(join(this.options.dir, file), { force: true });
     }

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { generateObservations } from '../scripts/generate-observations.js';
+import { DuckDBStore } from '../src/store/duckdb/duckdb-store.js';
+import { readRows } from './support/harness.js';
+import { runCliMeasured } from './support/cli.js';
+
+/**
+ * Files of millions of rows: `fxrates import` streams them with flat memory and still stores
+ * each file in one transaction. The peak resident memory is printed for the record.
+ */
+describe('importing millions of rows', () => {
+  let dir: string;
+  let db: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'fxrates-large-'));
+    db = join(dir, 'fx.duckdb');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('5 million rows import with flat memory; counts are rows stored and unchanged', async () => {
+    const file = join(dir, 'five-million.csv');
+    await generateObservations(file, 5_000_000);
+    const result = await runCliMeasured(['import', '--db', db, file]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /: 5000000 rows stored \(new or changed\), 0 unchanged/);
+    const peakMiB = Math.round(result.peakRssBytes / 1024 ** 2);
+    console.log(`5,000,000-row import: peak RSS ${peakMiB} MiB, ${result.ms} ms`);
+    // The file is 180 MB, its rows some 2 GB as JavaScript objects; the import holds a batch.
+    assert.ok(peakMiB < 900, `peak RSS ${peakMiB} MiB`);
+    const store = await DuckDBStore.open({ path: db });
+    try {
+      const [[count]] = (await readRows(store, 'SELECT count(*) FROM observations')) as [[number]];
+      assert.equal(count, 5_000_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a bad row at the end of a million-row file keeps nothing of the file', async () => {
+    const file = join(dir, 'bad-at-the-end.csv');
+    await generateObservations(file, 1_000_000);
+    appendFileSync(file, 'ecb,ZZZ,2030-01-02T15:00:00Z,1.5\n');
+    const result = await runCliMeasured(['import', '--db', db, file]);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /line 1000002: 'ZZZ' is not a currency code .*; nothing of this file was imported/,
+    );
+    const store = await DuckDBStore.open({ path: db });
+    try {
+      const [[count]] = (await readRows(store, 'SELECT count(*) FROM observations')) as [[number]];
+      assert.equal(count, 5_000_000);
+    } finally {
+      await store.close();
+    }
+  });
+});
