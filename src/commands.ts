@@ -4,7 +4,7 @@ import { SOURCES, findSource } from './sources/registry.js';
 import { ingestSource } from './ingest/ingest-source.js';
 import { ImportError, importFile } from './import/import-file.js';
 import { serve } from './server.js';
-import { DuckDBStore } from './store/duckdb/duckdb-store.js';
+import { openServiceStore } from './service-store.js';
 import { VERSION } from './version.js';
 
 const USAGE = `fxrates ${VERSION}: currency exchange rates from official publishers
@@ -60,7 +60,7 @@ export async function main(args: string[], env: Env): Promise<number> {
 
 async function runImport(args: string[], env: Env): Promise<number> {
   const config = importConfig(args, env);
-  const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
+  const store = await openServiceStore(config.db, { memoryLimit: config.memoryLimit });
   let failures = 0;
   try {
     for (const file of config.files) {
@@ -92,7 +92,7 @@ async function runIngest(args: string[], env: Env): Promise<number> {
   const config = ingestConfig(args, env);
   const sources =
     config.sources.length > 0 ? config.sources.map((key) => findSource(key)!) : SOURCES;
-  const store = await DuckDBStore.open({ path: config.db, memoryLimit: config.memoryLimit });
+  const store = await openServiceStore(config.db, { memoryLimit: config.memoryLimit });
   let failures = 0;
   try {
     // Sources are independent: they run side by side, each at its own pace.

@@ -8,7 +8,7 @@ import {
   DEFAULT_MEMORY_LIMIT,
   DEFAULT_SANDBOX_SETTINGS,
   type SandboxSettings,
-} from './store/duckdb/duckdb-store.js';
+} from './store/store.js';
 import { DEFAULT_CONNECTION_LIMITS } from './http/server-guards.js';
 
 /** A command-line or environment mistake: printed with the usage, exit code 2. */
@@ -22,6 +22,8 @@ export interface ServeConfig {
   memoryLimit: string;
   query: QueryLimits;
   sandbox: SandboxSettings;
+  /** PostgreSQL: a URL that logs in as the query role, when the service may not create it. */
+  queryDb?: string;
   maxConnections: number;
   http: Partial<HttpPolicy>;
 }
@@ -105,6 +107,7 @@ export function serveConfig(args: string[], env: Env): ServeConfig {
         DEFAULT_SANDBOX_SETTINGS.memoryBytes,
       ),
     },
+    queryDb: env.FXRATES_QUERY_DB?.trim() || undefined,
     maxConnections: integerSetting(
       'FXRATES_MAX_CONNECTIONS',
       env.FXRATES_MAX_CONNECTIONS,

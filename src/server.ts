@@ -1,7 +1,8 @@
 import { buildApp } from './app.js';
 import type { ServeConfig } from './config.js';
 import { IngestScheduler } from './ingest/scheduler.js';
-import { DuckDBStore } from './store/duckdb/duckdb-store.js';
+import { replicaName } from './replica.js';
+import { openServiceStore } from './service-store.js';
 
 /**
  * Opens (creating and migrating) the database, listens, and shuts down gracefully on SIGTERM or
@@ -10,10 +11,15 @@ import { DuckDBStore } from './store/duckdb/duckdb-store.js';
 export async function serve(config: ServeConfig): Promise<void> {
   // The store is opened before the app exists, but reports through the app's logger.
   const service: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
-  const store = await DuckDBStore.open({
-    path: config.db,
+  const store = await openServiceStore(config.db, {
     memoryLimit: config.memoryLimit,
-    sandbox: { ...config.sandbox, warn: (message) => service.app?.log.warn(message) },
+    sandbox: config.sandbox,
+    queryUrl: config.queryDb,
+    replicaName: replicaName(),
+    warn: (message) => {
+      if (service.app) service.app.log.warn(message);
+      else process.stderr.write(`fxrates: ${message}\n`);
+    },
     onFatal: (error) => {
       // The engine invalidated the database: answering 500 forever helps nobody. Exit, so
       // that a supervisor starts the service again on the intact file.

@@ -1,227 +1,237 @@
 import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { getJson, observation, startService, type TestService } from './support/harness.js';
+import {
+  forEachEngine,
+  getJson,
+  observation,
+  startService,
+  type TestService,
+} from './support/harness.js';
 import { exactQuotient } from './support/exact-reference.js';
 
-describe('HTTP behaviour', () => {
-  let service: TestService;
-  before(async () => {
-    // "Today" is 2024-03-20: answers about days up to 2024-03-17 are settled.
-    service = await startService({ today: () => '2024-03-20' });
-    const data = [];
-    for (let day = 1; day <= 19; day++) {
-      const date = `2024-03-${String(day).padStart(2, '0')}`;
-      data.push(
-        observation('ecb', 'USD', `${date}T15:00:00Z`, 1.08 + day / 1000),
-        observation('ecb', 'JPY', `${date}T15:00:00Z`, 160 + day),
-      );
-    }
-    await service.store.writeObservations(data);
-  });
-  after(() => service.close());
-
-  test('404 for unknown paths and non-date segments, 400 for impossible calendar dates', async () => {
-    for (const [url, status] of [
-      ['/v1/nothing', 404],
-      ['/v2/exchangerate/latest', 404],
-      ['/v1/exchangerate/2024-1-5', 404],
-      ['/v1/exchangerate/foo', 404],
-      ['/v1/exchangerate/2024-01-01/foo', 404],
-      ['/v1/exchangerate/2023-02-29', 400],
-      ['/v1/exchangerate/2024-04-31', 400],
-      ['/v1/exchangerate/2024-13-01', 400],
-      ['/v1/exchangerate/2024-02-30/2024-03-01', 400],
-      ['/v1/exchangerate/2024-02-29', 200],
-      ['/v1/exchangerate/%zz', 400],
-    ] as const) {
-      const response = await getJson(service.app, url);
-      assert.equal(response.status, status, url);
-      if (status !== 200) {
-        assert.equal(response.body.status, 'error', url);
-        assert.equal(typeof response.body.error, 'string', url);
+forEachEngine((engine) => {
+  describe('HTTP behaviour', () => {
+    let service: TestService;
+    before(async () => {
+      // "Today" is 2024-03-20: answers about days up to 2024-03-17 are settled.
+      service = await startService({ today: () => '2024-03-20' }, { engine });
+      const data = [];
+      for (let day = 1; day <= 19; day++) {
+        const date = `2024-03-${String(day).padStart(2, '0')}`;
+        data.push(
+          observation('ecb', 'USD', `${date}T15:00:00Z`, 1.08 + day / 1000),
+          observation('ecb', 'JPY', `${date}T15:00:00Z`, 160 + day),
+        );
       }
-    }
-  });
-
-  test('error bodies follow the requested format', async () => {
-    const csv = await service.app.inject('/v1/exchangerate/2023-02-29?format=csv');
-    assert.equal(csv.statusCode, 400);
-    assert.equal(csv.body, 'status,error\r\nerror,2023-02-29 is not a calendar date\r\n');
-    const xml = await service.app.inject('/v1/missing?format=xml');
-    assert.equal(xml.statusCode, 404);
-    assert.match(
-      xml.body,
-      /<exchangerates>\n  <status>error<\/status>\n  <error>no endpoint at \/v1\/missing; see \/v1\/openapi.json<\/error>\n<\/exchangerates>/,
-    );
-  });
-
-  test('HEAD answers like GET without a body', async () => {
-    const get = await service.app.inject('/v1/exchangerate/2024-03-10');
-    const head = await service.app.inject({ method: 'HEAD', url: '/v1/exchangerate/2024-03-10' });
-    assert.equal(head.statusCode, 200);
-    assert.equal(head.body, '');
-    assert.equal(head.headers.etag, get.headers.etag);
-    assert.equal(head.headers['content-type'], get.headers['content-type']);
-    const headAll = await service.app.inject({
-      method: 'HEAD',
-      url: '/v1/exchangerate/all?format=csv',
+      await service.store.writeObservations(data);
     });
-    assert.equal(headAll.statusCode, 200);
-    assert.equal(headAll.body, '');
-    assert.equal(headAll.headers['content-type'], 'text/csv; charset=utf-8');
-  });
+    after(() => service.close());
 
-  test('CORS: every answer allows any origin and exposes X-Error, X-Query and ETag; OPTIONS is a preflight', async () => {
-    const get = await service.app.inject('/v1/exchangerate/latest');
-    assert.equal(get.headers['access-control-allow-origin'], '*');
-    assert.equal(get.headers['access-control-expose-headers'], 'X-Error, X-Query, ETag');
-    const preflight = await service.app.inject({
-      method: 'OPTIONS',
-      url: '/v1/exchangerate/latest',
-      headers: {
-        origin: 'https://example.org',
-        'access-control-request-method': 'GET',
-        'access-control-request-headers': 'if-none-match',
-      },
+    test('404 for unknown paths and non-date segments, 400 for impossible calendar dates', async () => {
+      for (const [url, status] of [
+        ['/v1/nothing', 404],
+        ['/v2/exchangerate/latest', 404],
+        ['/v1/exchangerate/2024-1-5', 404],
+        ['/v1/exchangerate/foo', 404],
+        ['/v1/exchangerate/2024-01-01/foo', 404],
+        ['/v1/exchangerate/2023-02-29', 400],
+        ['/v1/exchangerate/2024-04-31', 400],
+        ['/v1/exchangerate/2024-13-01', 400],
+        ['/v1/exchangerate/2024-02-30/2024-03-01', 400],
+        ['/v1/exchangerate/2024-02-29', 200],
+        ['/v1/exchangerate/%zz', 400],
+      ] as const) {
+        const response = await getJson(service.app, url);
+        assert.equal(response.status, status, url);
+        if (status !== 200) {
+          assert.equal(response.body.status, 'error', url);
+          assert.equal(typeof response.body.error, 'string', url);
+        }
+      }
     });
-    assert.equal(preflight.statusCode, 204);
-    assert.equal(preflight.headers['access-control-allow-origin'], '*');
-    assert.equal(preflight.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
-    assert.equal(preflight.headers['access-control-allow-headers'], 'if-none-match');
-  });
 
-  test('other methods get 405 with Allow', async () => {
-    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+    test('error bodies follow the requested format', async () => {
+      const csv = await service.app.inject('/v1/exchangerate/2023-02-29?format=csv');
+      assert.equal(csv.statusCode, 400);
+      assert.equal(csv.body, 'status,error\r\nerror,2023-02-29 is not a calendar date\r\n');
+      const xml = await service.app.inject('/v1/missing?format=xml');
+      assert.equal(xml.statusCode, 404);
+      assert.match(
+        xml.body,
+        /<exchangerates>\n  <status>error<\/status>\n  <error>no endpoint at \/v1\/missing; see \/v1\/openapi.json<\/error>\n<\/exchangerates>/,
+      );
+    });
+
+    test('HEAD answers like GET without a body', async () => {
+      const get = await service.app.inject('/v1/exchangerate/2024-03-10');
+      const head = await service.app.inject({ method: 'HEAD', url: '/v1/exchangerate/2024-03-10' });
+      assert.equal(head.statusCode, 200);
+      assert.equal(head.body, '');
+      assert.equal(head.headers.etag, get.headers.etag);
+      assert.equal(head.headers['content-type'], get.headers['content-type']);
+      const headAll = await service.app.inject({
+        method: 'HEAD',
+        url: '/v1/exchangerate/all?format=csv',
+      });
+      assert.equal(headAll.statusCode, 200);
+      assert.equal(headAll.body, '');
+      assert.equal(headAll.headers['content-type'], 'text/csv; charset=utf-8');
+    });
+
+    test('CORS: every answer allows any origin and exposes X-Error, X-Query and ETag; OPTIONS is a preflight', async () => {
+      const get = await service.app.inject('/v1/exchangerate/latest');
+      assert.equal(get.headers['access-control-allow-origin'], '*');
+      assert.equal(get.headers['access-control-expose-headers'], 'X-Error, X-Query, ETag');
+      const preflight = await service.app.inject({
+        method: 'OPTIONS',
+        url: '/v1/exchangerate/latest',
+        headers: {
+          origin: 'https://example.org',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'if-none-match',
+        },
+      });
+      assert.equal(preflight.statusCode, 204);
+      assert.equal(preflight.headers['access-control-allow-origin'], '*');
+      assert.equal(preflight.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
+      assert.equal(preflight.headers['access-control-allow-headers'], 'if-none-match');
+    });
+
+    test('other methods get 405 with Allow', async () => {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+        for (const url of [
+          '/v1/exchangerate/latest',
+          '/v1/exchangerate/2024-03-10',
+          '/v1/currencies',
+          '/v1/exchangerate/query',
+        ]) {
+          const response = await service.app.inject({ method, url });
+          assert.equal(response.statusCode, 405, `${method} ${url}`);
+          assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS');
+        }
+      }
+    });
+
+    test('ETag on every 200 and If-None-Match gives 304; the tag changes when the data does', async () => {
+      const first = await service.app.inject('/v1/exchangerate/2024-03-10?symbols=JPY');
+      const etag = first.headers.etag as string;
+      assert.match(etag, /^W\/"[A-Za-z0-9_-]+"$/);
+      const again = await service.app.inject({
+        url: '/v1/exchangerate/2024-03-10?symbols=JPY',
+        headers: { 'if-none-match': etag },
+      });
+      assert.equal(again.statusCode, 304);
+      assert.equal(again.body, '');
+      const other = await service.app.inject({
+        url: '/v1/exchangerate/2024-03-11?symbols=JPY',
+        headers: { 'if-none-match': etag },
+      });
+      assert.equal(other.statusCode, 200);
       for (const url of [
-        '/v1/exchangerate/latest',
-        '/v1/exchangerate/2024-03-10',
         '/v1/currencies',
+        '/v1/sources',
+        '/v1/exchangerate/query?q=SELECT%201',
+        '/v1/openapi.json',
+        '/',
+      ]) {
+        const response = await service.app.inject(url);
+        assert.ok(response.headers.etag, url);
+        const cached = await service.app.inject({
+          url,
+          headers: { 'if-none-match': response.headers.etag as string },
+        });
+        assert.equal(cached.statusCode, 304, url);
+      }
+      await service.store.writeObservations([
+        observation('ecb', 'JPY', '2024-03-10T15:00:00Z', 171),
+      ]);
+      const changed = await service.app.inject({
+        url: '/v1/exchangerate/2024-03-10?symbols=JPY',
+        headers: { 'if-none-match': etag },
+      });
+      assert.equal(changed.statusCode, 200);
+      assert.equal(JSON.parse(changed.body).rates.JPY.rate, exactQuotient(171, 1.09));
+    });
+
+    test('Cache-Control: a day when every date is more than 2 days old, a minute otherwise', async () => {
+      const cases: [string, string][] = [
+        ['/v1/exchangerate/2024-03-17', 'public, max-age=86400'],
+        ['/v1/exchangerate/2024-03-18', 'public, max-age=60'],
+        ['/v1/exchangerate/2024-03-01/2024-03-17', 'public, max-age=86400'],
+        ['/v1/exchangerate/2024-03-01/2024-03-18', 'public, max-age=60'],
+        ['/v1/exchangerate/2024-03-01/*', 'public, max-age=60'],
+        ['/v1/exchangerate/all', 'public, max-age=60'],
+        ['/v1/exchangerate/latest', 'public, max-age=60'],
+      ];
+      for (const [url, expected] of cases) {
+        const response = await service.app.inject(url);
+        assert.equal(response.headers['cache-control'], expected, url);
+      }
+    });
+
+    test('br and gzip compression by Accept-Encoding', async () => {
+      const plain = await service.app.inject('/v1/exchangerate/all');
+      assert.equal(plain.headers['content-encoding'], undefined);
+      const br = await service.app.inject({
+        url: '/v1/exchangerate/all',
+        headers: { 'accept-encoding': 'br, gzip' },
+      });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
+      const gzip = await service.app.inject({
+        url: '/v1/exchangerate/all',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      assert.equal(gzip.headers['content-encoding'], 'gzip');
+      assert.equal(gunzipSync(gzip.rawPayload).toString(), plain.body);
+    });
+
+    test('trailing slashes and the short aliases serve the same', async () => {
+      const full = await service.app.inject('/v1/exchangerate/currencies');
+      for (const url of ['/v1/exchangerate/currencies/', '/v1/currencies', '/v1/currencies/']) {
+        const response = await service.app.inject(url);
+        assert.equal(response.statusCode, 200, url);
+        assert.equal(response.body, full.body, url);
+      }
+      const sources = await service.app.inject('/v1/sources/');
+      assert.equal(sources.body, (await service.app.inject('/v1/exchangerate/sources')).body);
+      const date = await service.app.inject('/v1/exchangerate/2024-03-10/');
+      assert.equal(date.statusCode, 200);
+    });
+
+    test('OpenAPI 3.1 document lists every endpoint; / points to it', async () => {
+      const { status, body } = await getJson(service.app, '/v1/openapi.json');
+      assert.equal(status, 200);
+      assert.equal(body.openapi, '3.1.0');
+      for (const path of [
+        '/v1/exchangerate/latest',
+        '/v1/exchangerate/all',
+        '/v1/exchangerate/{date}',
+        '/v1/exchangerate/{start_date}/{end_date}',
+        '/v1/exchangerate/currencies',
+        '/v1/exchangerate/sources',
+        '/v1/currencies',
+        '/v1/sources',
         '/v1/exchangerate/query',
       ]) {
-        const response = await service.app.inject({ method, url });
-        assert.equal(response.statusCode, 405, `${method} ${url}`);
-        assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS');
+        assert.ok(body.paths[path]?.get, path);
       }
-    }
-  });
-
-  test('ETag on every 200 and If-None-Match gives 304; the tag changes when the data does', async () => {
-    const first = await service.app.inject('/v1/exchangerate/2024-03-10?symbols=JPY');
-    const etag = first.headers.etag as string;
-    assert.match(etag, /^W\/"[A-Za-z0-9_-]+"$/);
-    const again = await service.app.inject({
-      url: '/v1/exchangerate/2024-03-10?symbols=JPY',
-      headers: { 'if-none-match': etag },
+      const parameters = body.paths['/v1/exchangerate/{start_date}/{end_date}'].get.parameters.map(
+        (p: any) => p.name,
+      );
+      for (const name of [
+        'base',
+        'symbols',
+        'sources',
+        'aggregation',
+        'show_query',
+        'decimals',
+        'start_date',
+      ])
+        assert.ok(parameters.includes(name), name);
+      const index = await getJson(service.app, '/');
+      assert.equal(index.body.openapi, '/v1/openapi.json');
     });
-    assert.equal(again.statusCode, 304);
-    assert.equal(again.body, '');
-    const other = await service.app.inject({
-      url: '/v1/exchangerate/2024-03-11?symbols=JPY',
-      headers: { 'if-none-match': etag },
-    });
-    assert.equal(other.statusCode, 200);
-    for (const url of [
-      '/v1/currencies',
-      '/v1/sources',
-      '/v1/exchangerate/query?q=SELECT%201',
-      '/v1/openapi.json',
-      '/',
-    ]) {
-      const response = await service.app.inject(url);
-      assert.ok(response.headers.etag, url);
-      const cached = await service.app.inject({
-        url,
-        headers: { 'if-none-match': response.headers.etag as string },
-      });
-      assert.equal(cached.statusCode, 304, url);
-    }
-    await service.store.writeObservations([observation('ecb', 'JPY', '2024-03-10T15:00:00Z', 171)]);
-    const changed = await service.app.inject({
-      url: '/v1/exchangerate/2024-03-10?symbols=JPY',
-      headers: { 'if-none-match': etag },
-    });
-    assert.equal(changed.statusCode, 200);
-    assert.equal(JSON.parse(changed.body).rates.JPY.rate, exactQuotient(171, 1.09));
-  });
-
-  test('Cache-Control: a day when every date is more than 2 days old, a minute otherwise', async () => {
-    const cases: [string, string][] = [
-      ['/v1/exchangerate/2024-03-17', 'public, max-age=86400'],
-      ['/v1/exchangerate/2024-03-18', 'public, max-age=60'],
-      ['/v1/exchangerate/2024-03-01/2024-03-17', 'public, max-age=86400'],
-      ['/v1/exchangerate/2024-03-01/2024-03-18', 'public, max-age=60'],
-      ['/v1/exchangerate/2024-03-01/*', 'public, max-age=60'],
-      ['/v1/exchangerate/all', 'public, max-age=60'],
-      ['/v1/exchangerate/latest', 'public, max-age=60'],
-    ];
-    for (const [url, expected] of cases) {
-      const response = await service.app.inject(url);
-      assert.equal(response.headers['cache-control'], expected, url);
-    }
-  });
-
-  test('br and gzip compression by Accept-Encoding', async () => {
-    const plain = await service.app.inject('/v1/exchangerate/all');
-    assert.equal(plain.headers['content-encoding'], undefined);
-    const br = await service.app.inject({
-      url: '/v1/exchangerate/all',
-      headers: { 'accept-encoding': 'br, gzip' },
-    });
-    assert.equal(br.headers['content-encoding'], 'br');
-    assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
-    const gzip = await service.app.inject({
-      url: '/v1/exchangerate/all',
-      headers: { 'accept-encoding': 'gzip' },
-    });
-    assert.equal(gzip.headers['content-encoding'], 'gzip');
-    assert.equal(gunzipSync(gzip.rawPayload).toString(), plain.body);
-  });
-
-  test('trailing slashes and the short aliases serve the same', async () => {
-    const full = await service.app.inject('/v1/exchangerate/currencies');
-    for (const url of ['/v1/exchangerate/currencies/', '/v1/currencies', '/v1/currencies/']) {
-      const response = await service.app.inject(url);
-      assert.equal(response.statusCode, 200, url);
-      assert.equal(response.body, full.body, url);
-    }
-    const sources = await service.app.inject('/v1/sources/');
-    assert.equal(sources.body, (await service.app.inject('/v1/exchangerate/sources')).body);
-    const date = await service.app.inject('/v1/exchangerate/2024-03-10/');
-    assert.equal(date.statusCode, 200);
-  });
-
-  test('OpenAPI 3.1 document lists every endpoint; / points to it', async () => {
-    const { status, body } = await getJson(service.app, '/v1/openapi.json');
-    assert.equal(status, 200);
-    assert.equal(body.openapi, '3.1.0');
-    for (const path of [
-      '/v1/exchangerate/latest',
-      '/v1/exchangerate/all',
-      '/v1/exchangerate/{date}',
-      '/v1/exchangerate/{start_date}/{end_date}',
-      '/v1/exchangerate/currencies',
-      '/v1/exchangerate/sources',
-      '/v1/currencies',
-      '/v1/sources',
-      '/v1/exchangerate/query',
-    ]) {
-      assert.ok(body.paths[path]?.get, path);
-    }
-    const parameters = body.paths['/v1/exchangerate/{start_date}/{end_date}'].get.parameters.map(
-      (p: any) => p.name,
-    );
-    for (const name of [
-      'base',
-      'symbols',
-      'sources',
-      'aggregation',
-      'show_query',
-      'decimals',
-      'start_date',
-    ])
-      assert.ok(parameters.includes(name), name);
-    const index = await getJson(service.app, '/');
-    assert.equal(index.body.openapi, '/v1/openapi.json');
   });
 });

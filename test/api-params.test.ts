@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { getJson, observation, startService, type TestService } from './support/harness.js';
+import {
+  forEachEngine,
+  getJson,
+  observation,
+  startService,
+  type TestService,
+} from './support/harness.js';
 
 const DATA = [
   observation('ecb', 'USD', '2024-03-19T15:00:00Z', 1.0863),
@@ -9,199 +15,201 @@ const DATA = [
 ];
 
 /** CONTRACT §8: data for the most likely intended query, the problem in X-Error and the json key error. */
-describe('parameter problems', () => {
-  let service: TestService;
-  before(async () => {
-    service = await startService();
-    await service.store.writeObservations(DATA);
-  });
-  after(() => service.close());
-
-  const cases: [string, string, string, (body: any) => void][] = [
-    [
-      'case is forgiven silently in values',
-      '?base=usd&symbols=eur,jpy&sources=ECB&format=JSON',
-      '',
-      (b) => assert.deepEqual(Object.keys(b.rates), ['EUR', 'JPY']),
-    ],
-    [
-      'unknown parameter',
-      '?foo=bar&sources=ecb',
-      "unknown parameter 'foo' ignored",
-      (b) => assert.equal(Object.keys(b.rates).length, 2),
-    ],
-    [
-      'known name in other case',
-      '?Base=EUR&sources=ecb',
-      "parameter 'Base' read as 'base'",
-      (b) => assert.equal(b.base, 'EUR'),
-    ],
-    [
-      'unknown symbol dropped',
-      '?symbols=EUR,XYZ&sources=ecb',
-      "unknown symbol 'XYZ' dropped from symbols",
-      (b) => assert.deepEqual(Object.keys(b.rates), ['EUR']),
-    ],
-    [
-      'no known symbols left: empty, never widened',
-      '?symbols=XYZ&sources=ecb',
-      "unknown symbol 'XYZ' dropped from symbols",
-      (b) => assert.deepEqual(b.rates, {}),
-    ],
-    [
-      'unknown sources dropped; none left gives nothing',
-      '?sources=bac,gaf',
-      "unknown source 'bac' dropped from sources; unknown source 'gaf' dropped from sources",
-      (b) => assert.deepEqual(b.rates, {}),
-    ],
-    [
-      'unknown base',
-      '?base=XYZ&sources=ecb',
-      "unknown base 'XYZ': USD is used",
-      (b) => assert.equal(b.base, 'USD'),
-    ],
-    [
-      'bad number',
-      '?up_to_days_before=-1&sources=ecb',
-      "up_to_days_before '-1' is not a positive integer: 4 is used",
-      (b) => assert.ok(b.rates.EUR),
-    ],
-    [
-      'zero',
-      '?max_sources_per_symbol=0&sources=ecb',
-      "max_sources_per_symbol '0' is not a positive integer: 1 is used",
-      (b) => assert.equal(b.rates.EUR.source, 'ecb'),
-    ],
-    [
-      'too large a window',
-      '?up_to_days_before=99999&sources=ecb',
-      "up_to_days_before '99999' is above its maximum: 36525 is used",
-      (b) => assert.ok(b.rates.EUR),
-    ],
-    [
-      'bad enum',
-      '?observation_time_selection=middle&sources=ecb',
-      "observation_time_selection 'middle' is not one of latest, earliest: earliest is used",
-      (b) => assert.ok(b.rates.EUR),
-    ],
-    [
-      'bad boolean',
-      '?pretty_print=yes&sources=ecb',
-      "pretty_print 'yes' is not one of true, false: true is used",
-      (b) => assert.ok(b.rates.EUR),
-    ],
-    [
-      'bad format',
-      '?format=yaml&sources=ecb',
-      "format 'yaml' is not one of json, csv, xml: json is used",
-      (b) => assert.ok(b.rates.EUR),
-    ],
-    [
-      'aggregation on a date',
-      '?aggregation=week&sources=ecb',
-      "parameter 'aggregation' ignored: it applies to ranges only",
-      (b) => assert.ok(b.rates.EUR),
-    ],
-    [
-      'repeated parameter',
-      '?base=EUR&base=JPY&sources=ecb',
-      "parameter 'base' repeated: the first value is used",
-      (b) => assert.equal(b.base, 'EUR'),
-    ],
-    [
-      'empty value',
-      '?base=&sources=ecb',
-      "parameter 'base' is empty: the default is used",
-      (b) => assert.equal(b.base, 'USD'),
-    ],
-  ];
-  for (const [name, query, problem, check] of cases) {
-    test(name, async () => {
-      const { status, headers, body } = await getJson(
-        service.app,
-        `/v1/exchangerate/2024-03-19${query}`,
-      );
-      assert.equal(status, 200);
-      assert.equal(headers['x-error'], problem || undefined);
-      assert.equal(body.error, problem || undefined);
-      check(body);
+forEachEngine((engine) => {
+  describe('parameter problems', () => {
+    let service: TestService;
+    before(async () => {
+      service = await startService({}, { engine });
+      await service.store.writeObservations(DATA);
     });
-  }
+    after(() => service.close());
 
-  test('problems are joined by "; " and the header stays ASCII', async () => {
-    const { headers } = await getJson(
-      service.app,
-      '/v1/exchangerate/2024-03-19?sources=ecb&symbols=%E2%82%AC&foo=1',
-    );
-    assert.equal(
-      headers['x-error'],
-      "unknown parameter 'foo' ignored; unknown symbol '?' dropped from symbols",
-    );
-  });
-
-  test('bad aggregation on a range falls back to day', async () => {
-    const { headers, body } = await getJson(
-      service.app,
-      '/v1/exchangerate/2024-03-18/2024-03-19?aggregation=fortnight&sources=ecb',
-    );
-    assert.equal(
-      headers['x-error'],
-      "aggregation 'fortnight' is not one of day, week, month, quarter, year, decade, century, millennium: day is used",
-    );
-    // By week the key would be Monday 2024-03-18.
-    assert.deepEqual(Object.keys(body.rates), ['2024-03-19']);
-  });
-
-  test('csv carries problems in X-Error only; xml in <error>', async () => {
-    const csv = await service.app.inject(
-      '/v1/exchangerate/2024-03-19?format=csv&foo=1&sources=ecb',
-    );
-    assert.equal(csv.headers['x-error'], "unknown parameter 'foo' ignored");
-    assert.ok(csv.body.startsWith('date,base,symbol,source,rate,observation_time\r\n'));
-  });
-
-  test('currencies and sources: xml falls back to json with an error; unknown items are reported', async () => {
-    const xml = await getJson(service.app, '/v1/currencies?format=xml');
-    assert.equal(xml.headers['content-type'], 'application/json; charset=utf-8');
-    assert.equal(xml.body.error, "format 'xml' is not offered here: json is used");
-    const sources = await getJson(service.app, '/v1/sources?sources=ecb,nope&symbols=JPY,QQQ');
-    assert.equal(
-      sources.headers['x-error'],
-      "unknown symbol 'QQQ' dropped from symbols; unknown source 'nope' dropped from sources",
-    );
-    assert.deepEqual(Object.keys(sources.body.currencies), ['ecb']);
-  });
-});
-
-describe('extreme values', () => {
-  let service: TestService;
-  before(async () => {
-    service = await startService();
-    await service.store.writeObservations(DATA);
-  });
-  after(() => service.close());
-
-  test('huge numbers and the ends of the calendar answer normally', async () => {
-    for (const url of [
-      '/v1/exchangerate/2024-03-19?sources=ecb&max_sources_per_symbol=99999999999999999999999&decimals=99999999999999999999',
-      '/v1/exchangerate/9999-12-31',
-      '/v1/exchangerate/0001-01-01?up_to_days_before=36525',
-      '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=millennium',
-    ]) {
-      const { status, headers, body } = await getJson(service.app, url);
-      assert.equal(status, 200, url);
-      assert.equal(headers['x-error'], undefined, url);
-      assert.equal(body.status, 'success', url);
+    const cases: [string, string, string, (body: any) => void][] = [
+      [
+        'case is forgiven silently in values',
+        '?base=usd&symbols=eur,jpy&sources=ECB&format=JSON',
+        '',
+        (b) => assert.deepEqual(Object.keys(b.rates), ['EUR', 'JPY']),
+      ],
+      [
+        'unknown parameter',
+        '?foo=bar&sources=ecb',
+        "unknown parameter 'foo' ignored",
+        (b) => assert.equal(Object.keys(b.rates).length, 2),
+      ],
+      [
+        'known name in other case',
+        '?Base=EUR&sources=ecb',
+        "parameter 'Base' read as 'base'",
+        (b) => assert.equal(b.base, 'EUR'),
+      ],
+      [
+        'unknown symbol dropped',
+        '?symbols=EUR,XYZ&sources=ecb',
+        "unknown symbol 'XYZ' dropped from symbols",
+        (b) => assert.deepEqual(Object.keys(b.rates), ['EUR']),
+      ],
+      [
+        'no known symbols left: empty, never widened',
+        '?symbols=XYZ&sources=ecb',
+        "unknown symbol 'XYZ' dropped from symbols",
+        (b) => assert.deepEqual(b.rates, {}),
+      ],
+      [
+        'unknown sources dropped; none left gives nothing',
+        '?sources=bac,gaf',
+        "unknown source 'bac' dropped from sources; unknown source 'gaf' dropped from sources",
+        (b) => assert.deepEqual(b.rates, {}),
+      ],
+      [
+        'unknown base',
+        '?base=XYZ&sources=ecb',
+        "unknown base 'XYZ': USD is used",
+        (b) => assert.equal(b.base, 'USD'),
+      ],
+      [
+        'bad number',
+        '?up_to_days_before=-1&sources=ecb',
+        "up_to_days_before '-1' is not a positive integer: 4 is used",
+        (b) => assert.ok(b.rates.EUR),
+      ],
+      [
+        'zero',
+        '?max_sources_per_symbol=0&sources=ecb',
+        "max_sources_per_symbol '0' is not a positive integer: 1 is used",
+        (b) => assert.equal(b.rates.EUR.source, 'ecb'),
+      ],
+      [
+        'too large a window',
+        '?up_to_days_before=99999&sources=ecb',
+        "up_to_days_before '99999' is above its maximum: 36525 is used",
+        (b) => assert.ok(b.rates.EUR),
+      ],
+      [
+        'bad enum',
+        '?observation_time_selection=middle&sources=ecb',
+        "observation_time_selection 'middle' is not one of latest, earliest: earliest is used",
+        (b) => assert.ok(b.rates.EUR),
+      ],
+      [
+        'bad boolean',
+        '?pretty_print=yes&sources=ecb',
+        "pretty_print 'yes' is not one of true, false: true is used",
+        (b) => assert.ok(b.rates.EUR),
+      ],
+      [
+        'bad format',
+        '?format=yaml&sources=ecb',
+        "format 'yaml' is not one of json, csv, xml: json is used",
+        (b) => assert.ok(b.rates.EUR),
+      ],
+      [
+        'aggregation on a date',
+        '?aggregation=week&sources=ecb',
+        "parameter 'aggregation' ignored: it applies to ranges only",
+        (b) => assert.ok(b.rates.EUR),
+      ],
+      [
+        'repeated parameter',
+        '?base=EUR&base=JPY&sources=ecb',
+        "parameter 'base' repeated: the first value is used",
+        (b) => assert.equal(b.base, 'EUR'),
+      ],
+      [
+        'empty value',
+        '?base=&sources=ecb',
+        "parameter 'base' is empty: the default is used",
+        (b) => assert.equal(b.base, 'USD'),
+      ],
+    ];
+    for (const [name, query, problem, check] of cases) {
+      test(name, async () => {
+        const { status, headers, body } = await getJson(
+          service.app,
+          `/v1/exchangerate/2024-03-19${query}`,
+        );
+        assert.equal(status, 200);
+        assert.equal(headers['x-error'], problem || undefined);
+        assert.equal(body.error, problem || undefined);
+        check(body);
+      });
     }
-    const { body } = await getJson(
-      service.app,
-      '/v1/exchangerate/2024-03-19?sources=ecb,imf&symbols=EUR&max_sources_per_symbol=99999999999999999999999',
-    );
-    assert.deepEqual(Object.keys(body.rates.EUR), ['ecb', 'imf']);
-    const millennium = await getJson(
-      service.app,
-      '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=millennium',
-    );
-    assert.deepEqual(Object.keys(millennium.body.rates), ['2000-01-01']);
+
+    test('problems are joined by "; " and the header stays ASCII', async () => {
+      const { headers } = await getJson(
+        service.app,
+        '/v1/exchangerate/2024-03-19?sources=ecb&symbols=%E2%82%AC&foo=1',
+      );
+      assert.equal(
+        headers['x-error'],
+        "unknown parameter 'foo' ignored; unknown symbol '?' dropped from symbols",
+      );
+    });
+
+    test('bad aggregation on a range falls back to day', async () => {
+      const { headers, body } = await getJson(
+        service.app,
+        '/v1/exchangerate/2024-03-18/2024-03-19?aggregation=fortnight&sources=ecb',
+      );
+      assert.equal(
+        headers['x-error'],
+        "aggregation 'fortnight' is not one of day, week, month, quarter, year, decade, century, millennium: day is used",
+      );
+      // By week the key would be Monday 2024-03-18.
+      assert.deepEqual(Object.keys(body.rates), ['2024-03-19']);
+    });
+
+    test('csv carries problems in X-Error only; xml in <error>', async () => {
+      const csv = await service.app.inject(
+        '/v1/exchangerate/2024-03-19?format=csv&foo=1&sources=ecb',
+      );
+      assert.equal(csv.headers['x-error'], "unknown parameter 'foo' ignored");
+      assert.ok(csv.body.startsWith('date,base,symbol,source,rate,observation_time\r\n'));
+    });
+
+    test('currencies and sources: xml falls back to json with an error; unknown items are reported', async () => {
+      const xml = await getJson(service.app, '/v1/currencies?format=xml');
+      assert.equal(xml.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(xml.body.error, "format 'xml' is not offered here: json is used");
+      const sources = await getJson(service.app, '/v1/sources?sources=ecb,nope&symbols=JPY,QQQ');
+      assert.equal(
+        sources.headers['x-error'],
+        "unknown symbol 'QQQ' dropped from symbols; unknown source 'nope' dropped from sources",
+      );
+      assert.deepEqual(Object.keys(sources.body.currencies), ['ecb']);
+    });
+  });
+
+  describe('extreme values', () => {
+    let service: TestService;
+    before(async () => {
+      service = await startService({}, { engine });
+      await service.store.writeObservations(DATA);
+    });
+    after(() => service.close());
+
+    test('huge numbers and the ends of the calendar answer normally', async () => {
+      for (const url of [
+        '/v1/exchangerate/2024-03-19?sources=ecb&max_sources_per_symbol=99999999999999999999999&decimals=99999999999999999999',
+        '/v1/exchangerate/9999-12-31',
+        '/v1/exchangerate/0001-01-01?up_to_days_before=36525',
+        '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=millennium',
+      ]) {
+        const { status, headers, body } = await getJson(service.app, url);
+        assert.equal(status, 200, url);
+        assert.equal(headers['x-error'], undefined, url);
+        assert.equal(body.status, 'success', url);
+      }
+      const { body } = await getJson(
+        service.app,
+        '/v1/exchangerate/2024-03-19?sources=ecb,imf&symbols=EUR&max_sources_per_symbol=99999999999999999999999',
+      );
+      assert.deepEqual(Object.keys(body.rates.EUR), ['ecb', 'imf']);
+      const millennium = await getJson(
+        service.app,
+        '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=millennium',
+      );
+      assert.deepEqual(Object.keys(millennium.body.rates), ['2000-01-01']);
+    });
   });
 });

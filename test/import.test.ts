@@ -29,7 +29,7 @@ describe('fxrates import', () => {
     try {
       const rows = await readRows(
         store,
-        `SELECT source, symbol, strftime(observation_time, '%Y-%m-%dT%H:%M:%S.%gZ') AS time, rate FROM observations ORDER BY ALL`,
+        `SELECT source, symbol, strftime(observation_time, '%Y-%m-%dT%H:%M:%S.%gZ') AS time, rate FROM observations ORDER BY source, symbol, time`,
       );
       return rows.map(([source, symbol, time, rate]) => ({ source, symbol, time, rate }) as any);
     } finally {

@@ -11,7 +11,7 @@ import {
   type RefRequest,
 } from './support/reference.js';
 import { exactQuotientText } from './support/exact-reference.js';
-import { getJson, startService, type TestService } from './support/harness.js';
+import { forEachEngine, getJson, startService, type TestService } from './support/harness.js';
 
 /**
  * Random multi-source data and random requests, compared with the plain reference of
@@ -149,106 +149,108 @@ function shapeRow(row: Map<string, RefEntry[]>, max: number): Record<string, unk
   return shaped;
 }
 
-describe(`rates against the reference implementation (seed ${SEED})`, () => {
-  for (let dataset = 0; dataset < DATASETS; dataset++) {
-    describe(`dataset ${dataset}`, () => {
-      const random = prng(SEED + dataset);
-      const data = generateData(random);
-      const today = addDays(FIRST_DAY, DAYS - 2);
-      let service: TestService;
-      before(async () => {
-        service = await startService({ today: () => today });
-        await service.store.writeObservations(
-          data.map((o) => ({
-            source: o.source,
-            symbol: o.symbol,
-            observationTime: new Date(o.time),
-            rate: o.rate,
-          })),
-        );
-      });
-      after(() => service.close());
+forEachEngine((engine) => {
+  describe(`rates against the reference implementation (seed ${SEED})`, () => {
+    for (let dataset = 0; dataset < DATASETS; dataset++) {
+      describe(`dataset ${dataset}`, () => {
+        const random = prng(SEED + dataset);
+        const data = generateData(random);
+        const today = addDays(FIRST_DAY, DAYS - 2);
+        let service: TestService;
+        before(async () => {
+          service = await startService({ today: () => today }, { engine });
+          await service.store.writeObservations(
+            data.map((o) => ({
+              source: o.source,
+              symbol: o.symbol,
+              observationTime: new Date(o.time),
+              rate: o.rate,
+            })),
+          );
+        });
+        after(() => service.close());
 
-      test(`${REQUESTS_PER_DATASET} random requests match, range rows equal date answers, shown SQL gives the same rows`, async () => {
-        for (let index = 0; index < REQUESTS_PER_DATASET; index++) {
-          const r = randomRequest(random, today);
-          const context = `seed ${SEED}, dataset ${dataset}, request ${index}: ${r.url}`;
-          const { status, body, headers } = await getJson(service.app, r.url);
-          assert.equal(status, 200, context);
-          assert.equal(headers['x-error'], undefined, context);
-          if (r.kind === 'range') {
-            const expected = referenceRange(data, r.start, r.end, r.request, r.aggregation);
-            const shaped = Object.fromEntries(
-              [...expected].map(([date, row]) => [date, shapeRow(row, r.request.max)]),
-            );
-            assert.deepEqual(body.rates, shaped, context);
-            assert.deepEqual(
-              Object.keys(body.rates),
-              Object.keys(shaped),
-              `${context} (date order)`,
-            );
-            if (r.aggregation === 'day') {
-              for (const date of Object.keys(body.rates)) {
-                const single = await getJson(
-                  service.app,
-                  r.url.replace(`${r.start}/${r.end}`, date),
-                );
-                assert.deepEqual(
-                  body.rates[date],
-                  single.body.rates,
-                  `${context}: range.rates[${date}] differs from the date endpoint`,
-                );
+        test(`${REQUESTS_PER_DATASET} random requests match, range rows equal date answers, shown SQL gives the same rows`, async () => {
+          for (let index = 0; index < REQUESTS_PER_DATASET; index++) {
+            const r = randomRequest(random, today);
+            const context = `seed ${SEED}, dataset ${dataset}, request ${index}: ${r.url}`;
+            const { status, body, headers } = await getJson(service.app, r.url);
+            assert.equal(status, 200, context);
+            assert.equal(headers['x-error'], undefined, context);
+            if (r.kind === 'range') {
+              const expected = referenceRange(data, r.start, r.end, r.request, r.aggregation);
+              const shaped = Object.fromEntries(
+                [...expected].map(([date, row]) => [date, shapeRow(row, r.request.max)]),
+              );
+              assert.deepEqual(body.rates, shaped, context);
+              assert.deepEqual(
+                Object.keys(body.rates),
+                Object.keys(shaped),
+                `${context} (date order)`,
+              );
+              if (r.aggregation === 'day') {
+                for (const date of Object.keys(body.rates)) {
+                  const single = await getJson(
+                    service.app,
+                    r.url.replace(`${r.start}/${r.end}`, date),
+                  );
+                  assert.deepEqual(
+                    body.rates[date],
+                    single.body.rates,
+                    `${context}: range.rates[${date}] differs from the date endpoint`,
+                  );
+                }
               }
+            } else {
+              const expected = referenceDate(data, r.start, r.request);
+              assert.equal(body.date, r.start, context);
+              assert.deepEqual(body.rates, shapeRow(expected, r.request.max), context);
             }
-          } else {
-            const expected = referenceDate(data, r.start, r.request);
-            assert.equal(body.date, r.start, context);
-            assert.deepEqual(body.rates, shapeRow(expected, r.request.max), context);
+            if (index % 6 === 0) await assertShownQueryRoundTrips(service, r.url, context);
           }
-          if (index % 6 === 0) await assertShownQueryRoundTrips(service, r.url, context);
-        }
+        });
       });
-    });
+    }
+  });
+
+  /** show_query's SQL, run through the query endpoint, gives exactly the rows of the csv answer. */
+  async function assertShownQueryRoundTrips(
+    service: TestService,
+    url: string,
+    context: string,
+  ): Promise<void> {
+    const shown = await getJson(service.app, `${url}&show_query=true`);
+    const csv = await service.app.inject(`${url}&format=csv`);
+    const ran = await getJson(
+      service.app,
+      `/v1/exchangerate/query?q=${encodeURIComponent(shown.body.query)}&pretty_print=false`,
+    );
+    assert.equal(ran.status, 200, context);
+    assert.deepEqual(
+      ran.body.columns,
+      ['date', 'symbol', 'source', 'symbol_rate', 'base_rate', 'observation_time'],
+      context,
+    );
+    const fromCsv = csv.body
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => {
+        const [date, , symbol, source, rate, time] = line.split(',');
+        return { date, symbol, source, rate, observation_time: time };
+      });
+    // Each csv rate is the exact quotient of the query row's two legs; every other field is the
+    // query's row (aggregated answers carry the period start).
+    const fromQuery = ran.body.rows.map(
+      (row: { symbol_rate: number; base_rate: number; [column: string]: unknown }) => ({
+        date: row.date,
+        symbol: row.symbol,
+        source: row.source,
+        rate: exactQuotientText(row.symbol_rate, row.base_rate, 30),
+        observation_time: row.observation_time,
+      }),
+    );
+    assert.deepEqual(fromQuery, fromCsv, `${context} (show_query round trip)`);
   }
 });
-
-/** show_query's SQL, run through the query endpoint, gives exactly the rows of the csv answer. */
-async function assertShownQueryRoundTrips(
-  service: TestService,
-  url: string,
-  context: string,
-): Promise<void> {
-  const shown = await getJson(service.app, `${url}&show_query=true`);
-  const csv = await service.app.inject(`${url}&format=csv`);
-  const ran = await getJson(
-    service.app,
-    `/v1/exchangerate/query?q=${encodeURIComponent(shown.body.query)}&pretty_print=false`,
-  );
-  assert.equal(ran.status, 200, context);
-  assert.deepEqual(
-    ran.body.columns,
-    ['date', 'symbol', 'source', 'symbol_rate', 'base_rate', 'observation_time'],
-    context,
-  );
-  const fromCsv = csv.body
-    .trim()
-    .split('\r\n')
-    .slice(1)
-    .filter(Boolean)
-    .map((line) => {
-      const [date, , symbol, source, rate, time] = line.split(',');
-      return { date, symbol, source, rate, observation_time: time };
-    });
-  // Each csv rate is the exact quotient of the query row's two legs; every other field is the
-  // query's row (aggregated answers carry the period start).
-  const fromQuery = ran.body.rows.map(
-    (row: { symbol_rate: number; base_rate: number; [column: string]: unknown }) => ({
-      date: row.date,
-      symbol: row.symbol,
-      source: row.source,
-      rate: exactQuotientText(row.symbol_rate, row.base_rate, 30),
-      observation_time: row.observation_time,
-    }),
-  );
-  assert.deepEqual(fromQuery, fromCsv, `${context} (show_query round trip)`);
-}

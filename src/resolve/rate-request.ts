@@ -4,7 +4,7 @@ import { parseRateParams, type RateEndpoint, type RateParams } from '../params/r
 import { findSource } from '../sources/registry.js';
 import type { Catalog } from '../store/store.js';
 import type { RateHead, RateWriterOptions } from '../format/rate-writers.js';
-import type { SqlDialect } from './dialect.js';
+import type { SqlDialect } from '../store/store.js';
 import type { RateQuery } from './rate-query.js';
 import { buildRatesSql } from './rates-sql.js';
 import { problemsText } from '../params/problems.js';

@@ -1,4 +1,4 @@
-import type { SqlDialect } from './dialect.js';
+import type { SqlDialect } from '../store/store.js';
 import type { RateQuery } from './rate-query.js';
 import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-literal.js';
 
@@ -21,9 +21,6 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
  *   observed) meet their pairs in an equality join;
  * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order.
  */
-/** The leg of a source's own relative currency. */
-const ONE = 'CAST(1 AS DOUBLE)';
-
 export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const { base, symbols, sources } = query;
   const baseLiteral = stringLiteral(base);
@@ -74,11 +71,11 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM legs AS l JOIN base_legs AS b ON b.source = l.source AND b.day = l.day
     WHERE l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}
     UNION ALL
-    SELECT l.source, l.symbol, l.day, l.rate, ${ONE}, l.observation_time
+    SELECT l.source, l.symbol, l.day, l.rate, ${dialect.one}, l.observation_time
     FROM legs AS l JOIN src ON src.key = l.source
     WHERE src.relative_currency = ${baseLiteral} AND l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}
     UNION ALL
-    SELECT b.source, src.relative_currency, b.day, ${ONE}, b.rate, b.observation_time
+    SELECT b.source, src.relative_currency, b.day, ${dialect.one}, b.rate, b.observation_time
     FROM base_legs AS b JOIN src ON src.key = b.source
     WHERE src.relative_currency <> ${baseLiteral} AND ${symbolFilter('src.relative_currency')}
   )`,

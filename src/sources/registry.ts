@@ -5,6 +5,7 @@
  */
 import * as registered from './index.js';
 import type { Publisher } from './publisher.js';
+import type { SourceRow } from '../store/store.js';
 
 /** A registered publisher, as the rest of the service knows it. */
 export type SourceEntry = Publisher;
@@ -57,3 +58,13 @@ export const ALL_ENDPOINT_SOURCE_ORDER: readonly string[] = SPEC_ALL_ORDER.filte
 );
 /** `sources=*`: every registered publisher in `default_precedence` order. */
 export const EVERY_SOURCE: readonly string[] = SOURCES.map((source) => source.key);
+
+/** The registered publishers as the store's `sources` table holds them (Store.syncSources). */
+export const SOURCE_ROWS: readonly SourceRow[] = SOURCES.map((source, index) => ({
+  key: source.key,
+  name: source.name,
+  relativeCurrency: source.relativeCurrency,
+  url: source.url,
+  isDst: source.isDst,
+  defaultPrecedence: index,
+}));

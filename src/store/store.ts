@@ -1,4 +1,89 @@
-import type { SqlDialect } from '../resolve/dialect.js';
+/**
+ * The store seam: what the service needs from a database, and what differs between SQL engines
+ * in the statements the service builds. Each engine lives in `store/<engine>/` with the same
+ * files; `open.ts` is the one place that knows which engines exist.
+ */
+
+/** Periods of the range endpoint's `aggregation` (CONTRACT §4), `day` aside. */
+export type PeriodUnit =
+  'week' | 'month' | 'quarter' | 'year' | 'decade' | 'century' | 'millennium';
+
+/** What differs between SQL engines in the rate query; each store driver supplies one. */
+export interface SqlDialect {
+  /** The first day of the `unit` period containing the DATE expression `date`, as a DATE. */
+  periodStart(unit: PeriodUnit, date: string): string;
+  /** The value of `value` on the row with the smallest (`min`) or largest (`max`) `order`, per group. */
+  valueAtExtreme(extreme: 'min' | 'max', value: string, order: string): string;
+  /** A select-list expression that turns each row into one row per DATE from `from` to `to`. */
+  daysFrom(from: string, to: string): string;
+  /** The constant 1 as the type rates are stored in. */
+  readonly one: string;
+}
+
+/** A registered publisher as the store's `sources` table holds it. */
+export interface SourceRow {
+  key: string;
+  name: string;
+  relativeCurrency: string;
+  url: string;
+  isDst: boolean;
+  /** Position in the default priority order, from 0. */
+  defaultPrecedence: number;
+}
+
+/**
+ * The right to ingest. With an embedded file it is always held (one process per file); with a
+ * shared database exactly one replica holds it at a time, and another takes it over when the
+ * holder dies.
+ */
+export interface IngestLease {
+  /** True while this process holds the lease. */
+  held(): boolean;
+  /** Waits until this process holds the lease, or `signal` aborts (then it rejects). */
+  acquire(signal: AbortSignal): Promise<void>;
+  /** Who holds the lease now (host and pid), or null when nobody does. */
+  holder(): Promise<string | null>;
+  release(): Promise<void>;
+}
+
+/** Settings every engine understands; each takes what applies to it. */
+export interface StoreOptions {
+  /** Memory the engine may use in this process, e.g. '1GB' (embedded engines). */
+  memoryLimit?: string;
+  threads?: number;
+  /** How the query sandbox runs. */
+  sandbox?: Partial<SandboxSettings>;
+  /**
+   * Called when the engine reports the database unusable in this process: the service then
+   * exits, so that a supervisor restarts it.
+   */
+  onFatal?: (error: Error) => void;
+  /** Where the store reports what an operator should know (a sandbox it cannot isolate). */
+  warn?: (message: string) => void;
+  /** This process, as the status endpoint names the ingesting replica: host and pid. */
+  replicaName?: string;
+}
+
+/** How the query sandbox runs. */
+export interface SandboxSettings {
+  /** Statements running at once. */
+  workers: number;
+  /** Memory a sandbox process may allocate, in bytes (embedded engines). */
+  memoryBytes: number;
+  /** CPU seconds a sandbox process may use before it is replaced (embedded engines). */
+  cpuSeconds: number;
+  /** Writes within this time are folded into one refresh of the sandbox's snapshot. */
+  snapshotDelayMs: number;
+}
+
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
+  workers: 2,
+  memoryBytes: 1024 ** 3,
+  cpuSeconds: 600,
+  snapshotDelayMs: 5_000,
+};
+
+export const DEFAULT_MEMORY_LIMIT = '1GB';
 
 /** One observation in CONTRACT §1 form: 1 unit of the source's relative currency buys `rate` units of `symbol`. */
 export interface Observation {
@@ -74,8 +159,20 @@ export interface IngestState {
  * so that another engine is one more implementation of this interface.
  */
 export interface Store {
+  /** The engine's name and where its data is, for logs (no password). */
+  readonly description: string;
   readonly dialect: SqlDialect;
-  /** Grows with every change to the observations; part of every ETag. */
+  /**
+   * Mirrors the registered publishers into the `sources` table (the query endpoint reads it)
+   * and makes the catalog list each of them. The service calls it once after opening.
+   */
+  syncSources(sources: readonly SourceRow[]): Promise<void>;
+  /** The right to ingest (see IngestLease). */
+  readonly ingestLease: IngestLease;
+  /**
+   * Grows with every change to the observations; part of every ETag. With a shared database it
+   * follows the other replicas' writes within a few seconds.
+   */
   dataVersion(): Promise<number>;
   /** What each registered source holds; cached until the data changes. */
   catalog(): Promise<Catalog>;

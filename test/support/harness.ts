@@ -2,10 +2,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
-import { DuckDBStore, type DuckDBStoreOptions } from '../../src/store/duckdb/duckdb-store.js';
+import { openServiceStore } from '../../src/service-store.js';
+import type { OpenOptions } from '../../src/store/open.js';
 import type { Observation, SqlValue, Store } from '../../src/store/store.js';
+import { postgresCluster, skipWithoutPostgres } from './postgres-cluster.js';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = resolve(REPO_ROOT, '..', 'shared', 'fixtures');
@@ -18,28 +21,72 @@ export function skipWithoutFixtures(path: string = FIXTURES): string | false {
     : `fixtures not found at ${path} (the shared folder beside the checkout)`;
 }
 
+/** The engines every store-facing suite runs on. */
+export type Engine = 'duckdb' | 'postgres';
+export const ENGINES: readonly Engine[] = ['duckdb', 'postgres'];
+
+/**
+ * Runs `body` once per engine, each in a describe block named for it; an engine that cannot
+ * run here is skipped with the reason (FXRATES_TEST_ENGINES=duckdb picks engines by name).
+ */
+export function forEachEngine(body: (engine: Engine) => void): void {
+  const chosen = process.env.FXRATES_TEST_ENGINES?.split(',').map((name) => name.trim());
+  for (const engine of ENGINES) {
+    const skip =
+      chosen && !chosen.includes(engine)
+        ? `not in FXRATES_TEST_ENGINES`
+        : engine === 'postgres'
+          ? skipWithoutPostgres()
+          : false;
+    describe(`on ${engine}`, { skip }, () => body(engine));
+  }
+}
+
+/** A fresh, empty database of `engine`: its location (a file path or a postgres:// URL). */
+export async function freshDatabase(
+  engine: Engine,
+): Promise<{ location: string; dispose: () => Promise<void> }> {
+  if (engine === 'postgres') {
+    const cluster = await postgresCluster();
+    const location = await cluster.createDatabase();
+    return { location, dispose: () => cluster.dropDatabase(location) };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'fxrates-test-'));
+  return {
+    location: join(dir, 'test.duckdb'),
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 export interface TestService {
-  store: DuckDBStore;
+  store: Store;
   app: FastifyInstance;
+  /** A folder of the test's own, removed at close. */
   dir: string;
+  /** Where the store is: a file path or a postgres:// URL. */
+  location: string;
   close(): Promise<void>;
 }
 
-/** A real DuckDB file in a fresh temporary folder, behind the real app. */
+/** A real store (a DuckDB file by default) in a fresh database, behind the real app. */
 export async function startService(
   options: Partial<AppOptions> = {},
-  storeOptions: Omit<DuckDBStoreOptions, 'path'> = {},
+  storeOptions: OpenOptions & { engine?: Engine } = {},
 ): Promise<TestService> {
+  const { engine = 'duckdb', ...open } = storeOptions;
   const dir = mkdtempSync(join(tmpdir(), 'fxrates-test-'));
-  const store = await DuckDBStore.open({ path: join(dir, 'test.duckdb'), ...storeOptions });
+  const database = await freshDatabase(engine);
+  const store = await openServiceStore(database.location, { versionPollMs: 200, ...open });
   const app = await buildApp({ store, today: () => '2024-03-20', ...options });
   return {
     store,
     app,
     dir,
+    location: database.location,
     async close() {
       await app.close();
       await store.close();
+      await database.dispose();
       rmSync(dir, { recursive: true, force: true });
     },
   };

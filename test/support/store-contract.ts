@@ -23,7 +23,7 @@ export function storeContract(
     const rows = async (): Promise<unknown[][]> => {
       const all: unknown[][] = [];
       for await (const batch of store.streamRows(
-        'SELECT source, symbol, observation_time, rate FROM observations ORDER BY ALL',
+        'SELECT source, symbol, observation_time, rate FROM observations ORDER BY source, symbol, observation_time',
       )) {
         all.push(...batch);
       }

@@ -3,59 +3,42 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DuckDBInstance, DuckDBTimestampValue, type DuckDBConnection } from '@duckdb/node-api';
 import { utcDateOf } from '../../dates.js';
-import { duckdbDialect } from '../../resolve/dialect.js';
 import { stringLiteral } from '../../resolve/sql-literal.js';
-import { SOURCES, defaultPrecedence } from '../../sources/registry.js';
-import type {
-  Catalog,
-  IngestState,
-  Observation,
-  QueryResultSet,
-  SandboxLimits,
-  SourceHoldings,
-  SqlValue,
-  Store,
-  WriteCounts,
+import {
+  DEFAULT_MEMORY_LIMIT,
+  DEFAULT_SANDBOX_SETTINGS,
+  type Catalog,
+  type IngestLease,
+  type IngestState,
+  type Observation,
+  type QueryResultSet,
+  type SandboxLimits,
+  type SandboxSettings,
+  type SourceHoldings,
+  type SourceRow,
+  type SqlValue,
+  type Store,
+  type StoreOptions,
+  type WriteCounts,
 } from '../store.js';
+import { duckdbDialect } from './dialect.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
 import { MIGRATIONS } from './migrations.js';
 import { DuckDBSandbox } from './sandbox.js';
 import { SnapshotWriter } from './snapshot.js';
 import { chunkRows, instantOf, valueReader } from './values.js';
 
-export interface DuckDBStoreOptions {
+export interface DuckDBStoreOptions extends StoreOptions {
   /** Database file; created with its directory when missing. ':memory:' for a throwaway store. */
   path: string;
-  /** DuckDB memory limit, e.g. '1GB'. */
-  memoryLimit?: string;
-  threads?: number;
-  sandbox?: Partial<SandboxSettings>;
-  /**
-   * Called when the engine reports the database unusable (a fatal error invalidates it until
-   * restarted): the service then exits so that a supervisor restarts it.
-   */
-  onFatal?: (error: Error) => void;
 }
 
-/** How the query sandbox runs (see sandbox.ts and snapshot.ts). */
-export interface SandboxSettings {
-  /** Statements running at once, each in its own process. */
-  workers: number;
-  /** Memory a sandbox process may allocate, in bytes. */
-  memoryBytes: number;
-  /** CPU seconds a sandbox process may use before it is replaced. */
-  cpuSeconds: number;
-  /** Writes within this time are folded into one refresh of the sandbox's snapshot. */
-  snapshotDelayMs: number;
-  warn?: (message: string) => void;
-}
-
-export const DEFAULT_MEMORY_LIMIT = '1GB';
-export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
-  workers: 2,
-  memoryBytes: 1024 ** 3,
-  cpuSeconds: 600,
-  snapshotDelayMs: 5_000,
+/** One process per file: the lease is always this process's. */
+const SOLE_PROCESS: IngestLease = {
+  held: () => true,
+  acquire: async () => undefined,
+  holder: async () => null,
+  release: async () => undefined,
 };
 
 /** DuckDB reports these when a database can no longer be used by this process. */
@@ -69,6 +52,9 @@ const FATAL = /FATAL Error|database has been invalidated/i;
  */
 export class DuckDBStore implements Store {
   readonly dialect = duckdbDialect;
+  readonly ingestLease = SOLE_PROCESS;
+  readonly description: string;
+  private sourceKeys: string[] = [];
   private version = 0;
   private cachedCatalog: { version: number; catalog: Promise<Catalog> } | undefined;
   private writeQueue: Promise<unknown> = Promise.resolve();
@@ -83,6 +69,7 @@ export class DuckDBStore implements Store {
     private readonly options: DuckDBStoreOptions,
   ) {
     this.sandboxSettings = { ...DEFAULT_SANDBOX_SETTINGS, ...options.sandbox };
+    this.description = `DuckDB ${options.path}`;
   }
 
   static async open(options: DuckDBStoreOptions): Promise<DuckDBStore> {
@@ -133,19 +120,26 @@ export class DuckDBStore implements Store {
         await this.setMeta('schema_version', step + 1);
       });
     }
-    await this.inTransaction(async () => {
-      for (const source of SOURCES) {
-        await this.writer.run(`INSERT OR REPLACE INTO sources VALUES ($1, $2, $3, $4, $5, $6)`, [
-          source.key,
-          source.name,
-          source.relativeCurrency,
-          source.url,
-          source.isDst,
-          defaultPrecedence(source.key),
-        ]);
-      }
-    });
     this.version = Number((await this.metaValue('data_version')) ?? 0);
+  }
+
+  async syncSources(sources: readonly SourceRow[]): Promise<void> {
+    this.sourceKeys = sources.map((source) => source.key);
+    this.cachedCatalog = undefined;
+    await this.serialized(() =>
+      this.inTransaction(async () => {
+        for (const source of sources) {
+          await this.writer.run(`INSERT OR REPLACE INTO sources VALUES ($1, $2, $3, $4, $5, $6)`, [
+            source.key,
+            source.name,
+            source.relativeCurrency,
+            source.url,
+            source.isDst,
+            source.defaultPrecedence,
+          ]);
+        }
+      }),
+    );
   }
 
   private async metaValue(key: string): Promise<bigint | undefined> {
@@ -210,8 +204,8 @@ export class DuckDBStore implements Store {
          FROM observations GROUP BY source, symbol ORDER BY source, symbol`,
       );
       const catalog = new Map<string, SourceHoldings & { symbols: string[] }>();
-      for (const source of SOURCES) {
-        catalog.set(source.key, { symbols: [], firstDate: null, lastDate: null, observations: 0 });
+      for (const key of this.sourceKeys) {
+        catalog.set(key, { symbols: [], firstDate: null, lastDate: null, observations: 0 });
       }
       for (const [source, symbol, count, first, last] of reader.getRows()) {
         const holdings = catalog.get(source as string);
@@ -266,6 +260,7 @@ export class DuckDBStore implements Store {
       this.snapshots = snapshots;
       this.sandbox = new DuckDBSandbox({
         ...this.sandboxSettings,
+        warn: this.options.warn,
         snapshot: () => snapshots.current(),
       });
     }

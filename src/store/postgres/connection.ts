@@ -1,0 +1,57 @@
+import { hostname } from 'node:os';
+import type pg from 'pg';
+import { TYPE_PARSERS } from './values.js';
+
+/** host:port/database of a postgres:// URL, for messages (never the password). */
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname || process.env.PGHOST || 'localhost';
+    const port = parsed.port || '5432';
+    const database = decodeURIComponent(parsed.pathname.slice(1)) || parsed.username || 'postgres';
+    return `host ${host}, port ${port}, database ${database}`;
+  } catch {
+    return 'an unreadable postgres:// URL';
+  }
+}
+
+/** The URL without its password, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+/** Every connection: UTC session (so TIMESTAMP is UTC), named for pg_stat_activity. */
+export function clientConfig(url: string, role: string): pg.ClientConfig {
+  return {
+    connectionString: url,
+    types: TYPE_PARSERS,
+    options: '-c TimeZone=UTC -c DateStyle=ISO',
+    application_name: `fxrates ${role} ${hostname()}:${process.pid}`,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+  };
+}
+
+/** One line for a connection problem: what went wrong and where, never a stack trace. */
+export function connectionProblem(error: unknown, url: string): Error {
+  const where = describeUrl(url);
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  const why =
+    code === 'ECONNREFUSED'
+      ? 'connection refused (is PostgreSQL running and listening there?)'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'host not found'
+        : code === '28P01' || code === '28000'
+          ? `authentication failed (${message})`
+          : code === '3D000'
+            ? `the database does not exist (create it: createdb)`
+            : message;
+  return new Error(`cannot connect to PostgreSQL at ${where}: ${why}`);
+}

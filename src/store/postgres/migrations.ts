@@ -1,0 +1,42 @@
+/**
+ * Schema steps, applied in order on open under an advisory lock (so replicas starting together
+ * take turns); `fxrates_migrations` records each step applied. Append new steps, never edit old
+ * ones: existing databases have already run them. Times are UTC `timestamp` (the sessions are
+ * pinned to UTC), so `CAST(observation_time AS DATE)` is the UTC date.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE meta (key text PRIMARY KEY, value bigint NOT NULL);
+  INSERT INTO meta VALUES ('data_version', 0);
+  CREATE TABLE sources (
+    key text PRIMARY KEY,
+    name text NOT NULL,
+    relative_currency text NOT NULL,
+    url text NOT NULL,
+    is_dst boolean NOT NULL,
+    default_precedence integer NOT NULL
+  );
+  CREATE TABLE observations (
+    source text NOT NULL,
+    symbol text NOT NULL,
+    observation_time timestamp NOT NULL,
+    rate double precision NOT NULL CHECK (rate > 0 AND rate < 'Infinity'),
+    PRIMARY KEY (source, symbol, observation_time)
+  );
+  CREATE INDEX observations_by_time ON observations (observation_time, source) INCLUDE (symbol, rate);
+  CREATE TABLE ingest_status (
+    source text PRIMARY KEY,
+    last_attempt timestamp,
+    last_success timestamp,
+    last_error text,
+    complete_through date,
+    last_run_stored bigint NOT NULL DEFAULT 0,
+    last_run_dropped bigint NOT NULL DEFAULT 0
+  );
+  CREATE TABLE sandbox_credentials (role text PRIMARY KEY, password text NOT NULL);
+  REVOKE ALL ON sandbox_credentials FROM PUBLIC;`,
+];
+
+/** Key of the advisory lock migrations run under. */
+export const MIGRATION_LOCK = 7_351_001;
+/** Key of the advisory lock the ingesting replica holds. */
+export const INGEST_LOCK = 7_351_002;

@@ -1,0 +1,357 @@
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import {
+  DEFAULT_SANDBOX_SETTINGS,
+  type Catalog,
+  type IngestState,
+  type Observation,
+  type QueryResultSet,
+  type SandboxLimits,
+  type SourceHoldings,
+  type SourceRow,
+  type SqlValue,
+  type Store,
+  type StoreOptions,
+  type WriteCounts,
+} from '../store.js';
+import { assertReadOnlySelect } from '../sql-guard.js';
+import { clientConfig, connectionProblem, redactUrl } from './connection.js';
+import { postgresDialect } from './dialect.js';
+import { PostgresLease } from './lease.js';
+import { MIGRATIONS, MIGRATION_LOCK } from './migrations.js';
+import { PostgresSandbox } from './sandbox.js';
+import { timestampParameter } from './values.js';
+
+export interface PostgresStoreOptions extends StoreOptions {
+  url: string;
+  /** How often a replica looks for other replicas' writes, in milliseconds. */
+  versionPollMs?: number;
+  /** How often a replica that does not ingest tries to take the ingest lease. */
+  leaseRetryMs?: number;
+  /** A postgres:// URL that logs in as the query role, when the service may not create it. */
+  queryUrl?: string;
+}
+
+const STREAM_BATCH = 2_000;
+/** Rows per INSERT into the staging table of a write. */
+const WRITE_CHUNK = 20_000;
+
+/**
+ * The shared store: many replicas on one PostgreSQL database. The data version lives in the
+ * database (every replica's ETags and caches follow it), the ingest lease is an advisory lock,
+ * and untrusted SQL runs in the database backend as a role that can only read.
+ */
+export class PostgresStore implements Store {
+  readonly dialect = postgresDialect;
+  readonly description: string;
+  readonly ingestLease: PostgresLease;
+  private version = 0;
+  private cachedCatalog: { version: number; catalog: Promise<Catalog> } | undefined;
+  private sourceKeys: string[] = [];
+  private readonly poll: NodeJS.Timeout;
+  private readonly sandbox: PostgresSandbox;
+  private writeQueue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: PostgresStoreOptions,
+  ) {
+    this.description = `PostgreSQL ${redactUrl(options.url)}`;
+    const workers = options.sandbox?.workers ?? DEFAULT_SANDBOX_SETTINGS.workers;
+    this.sandbox = new PostgresSandbox(options.url, pool, workers, options.queryUrl, options.warn);
+    this.ingestLease = new PostgresLease(options.url, pool, options.leaseRetryMs ?? 10_000, () =>
+      options.warn?.('ingest lease lost (connection to the database closed)'),
+    );
+    this.poll = setInterval(() => void this.refreshVersion(), options.versionPollMs ?? 1_000);
+    this.poll.unref();
+  }
+
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const pool = new pg.Pool({ ...clientConfig(options.url, 'serve'), max: 16 });
+    // An idle connection the server dropped: the pool replaces it; requests report their own.
+    pool.on('error', () => undefined);
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw connectionProblem(error, options.url);
+    }
+    try {
+      await migrate(client);
+    } finally {
+      client.release();
+    }
+    const store = new PostgresStore(pool, options);
+    await store.refreshVersion();
+    return store;
+  }
+
+  async syncSources(sources: readonly SourceRow[]): Promise<void> {
+    this.sourceKeys = sources.map((source) => source.key);
+    await this.pool.query(
+      `INSERT INTO sources
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::integer[])
+       ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name,
+         relative_currency = EXCLUDED.relative_currency, url = EXCLUDED.url,
+         is_dst = EXCLUDED.is_dst, default_precedence = EXCLUDED.default_precedence
+       WHERE (sources.*) IS DISTINCT FROM (EXCLUDED.*)`,
+      [
+        sources.map((s) => s.key),
+        sources.map((s) => s.name),
+        sources.map((s) => s.relativeCurrency),
+        sources.map((s) => s.url),
+        sources.map((s) => s.isDst),
+        sources.map((s) => s.defaultPrecedence),
+      ],
+    );
+    this.cachedCatalog = undefined;
+  }
+
+  private async refreshVersion(): Promise<void> {
+    try {
+      const { rows } = await this.pool.query<{ value: number }>(
+        "SELECT value FROM meta WHERE key = 'data_version'",
+      );
+      const value = Number(rows[0]?.value ?? 0);
+      if (value > this.version) this.version = value;
+    } catch {
+      // The next poll tries again; requests report their own errors.
+    }
+  }
+
+  async dataVersion(): Promise<number> {
+    return this.version;
+  }
+
+  get sandboxCapacity(): number {
+    return this.options.sandbox?.workers ?? DEFAULT_SANDBOX_SETTINGS.workers;
+  }
+
+  catalog(): Promise<Catalog> {
+    if (this.cachedCatalog?.version !== this.version) {
+      const catalog = this.readCatalog();
+      this.cachedCatalog = { version: this.version, catalog };
+      catalog.catch(() => (this.cachedCatalog = undefined));
+    }
+    return this.cachedCatalog!.catalog;
+  }
+
+  private async readCatalog(): Promise<Catalog> {
+    const { rows } = await this.pool.query<{
+      source: string;
+      symbol: string;
+      observations: number;
+      first_date: string;
+      last_date: string;
+    }>(
+      `SELECT source, symbol, count(*) AS observations,
+         CAST(min(observation_time) AS DATE) AS first_date,
+         CAST(max(observation_time) AS DATE) AS last_date
+       FROM observations GROUP BY source, symbol ORDER BY source, symbol COLLATE "C"`,
+    );
+    const catalog = new Map<string, SourceHoldings & { symbols: string[] }>();
+    for (const key of this.sourceKeys) {
+      catalog.set(key, { symbols: [], firstDate: null, lastDate: null, observations: 0 });
+    }
+    for (const row of rows) {
+      const holdings = catalog.get(row.source);
+      if (!holdings) continue;
+      holdings.symbols.push(row.symbol);
+      holdings.observations += Number(row.observations);
+      if (holdings.firstDate === null || row.first_date < holdings.firstDate)
+        holdings.firstDate = row.first_date;
+      if (holdings.lastDate === null || row.last_date > holdings.lastDate)
+        holdings.lastDate = row.last_date;
+    }
+    return catalog;
+  }
+
+  async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
+    const client = await this.pool.connect();
+    const cursor = client.query(new Cursor(sql, [], { rowMode: 'array' }));
+    let failed = false;
+    try {
+      for (;;) {
+        const rows = (await cursor.read(STREAM_BATCH)) as SqlValue[][];
+        if (rows.length === 0) return;
+        yield rows;
+      }
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      if (!failed) await new Promise<void>((resolve) => cursor.close(() => resolve()));
+      client.release(failed);
+    }
+  }
+
+  async runSandboxed(sql: string, limits: SandboxLimits): Promise<QueryResultSet> {
+    assertReadOnlySelect(sql);
+    return this.sandbox.run(sql, limits);
+  }
+
+  startSandbox(): Promise<void> {
+    return this.sandbox.start();
+  }
+
+  async writeObservations(observations: readonly Observation[]): Promise<number> {
+    return (await this.importObservations([observations])).stored;
+  }
+
+  importObservations(
+    batches: AsyncIterable<readonly Observation[]> | Iterable<readonly Observation[]>,
+  ): Promise<WriteCounts> {
+    const write = this.writeQueue.then(() => this.mergeAll(batches));
+    this.writeQueue = write.catch(() => undefined);
+    return write;
+  }
+
+  /**
+   * Every batch in one transaction: staged as they come (memory stays flat), then merged with
+   * one upsert that leaves equal rows alone, so that a write changing nothing keeps the version.
+   */
+  private async mergeAll(
+    batches: AsyncIterable<readonly Observation[]> | Iterable<readonly Observation[]>,
+  ): Promise<WriteCounts> {
+    const client = await this.pool.connect();
+    let clean = false;
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `CREATE TEMP TABLE staging (seq bigint, source text, symbol text,
+           observation_time timestamp, rate double precision) ON COMMIT DROP`,
+      );
+      let seq = 0;
+      for await (const batch of batches) {
+        for (let start = 0; start < batch.length; start += WRITE_CHUNK) {
+          const chunk = batch.slice(start, start + WRITE_CHUNK);
+          await client.query(
+            `INSERT INTO staging SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[],
+               $4::timestamp[], $5::double precision[])`,
+            [
+              chunk.map(() => seq++),
+              chunk.map((o) => o.source),
+              chunk.map((o) => o.symbol),
+              chunk.map((o) => timestampParameter(o.observationTime)),
+              chunk.map((o) => o.rate),
+            ],
+          );
+        }
+      }
+      let counts: WriteCounts = { stored: 0, unchanged: 0 };
+      if (seq > 0) {
+        const { rows } = await client.query<{ total: number; stored: number }>(
+          `WITH latest AS (
+             SELECT DISTINCT ON (source, symbol, observation_time) source, symbol, observation_time, rate
+             FROM staging ORDER BY source, symbol, observation_time, seq DESC
+           ), written AS (
+             INSERT INTO observations AS o
+             SELECT source, symbol, observation_time, rate FROM latest ORDER BY observation_time, source, symbol
+             ON CONFLICT (source, symbol, observation_time) DO UPDATE SET rate = EXCLUDED.rate
+             WHERE o.rate IS DISTINCT FROM EXCLUDED.rate
+             RETURNING 1
+           )
+           SELECT (SELECT count(*) FROM latest) AS total, (SELECT count(*) FROM written) AS stored`,
+        );
+        const total = Number(rows[0]!.total);
+        const stored = Number(rows[0]!.stored);
+        counts = { stored, unchanged: total - stored };
+        if (stored > 0) {
+          const bumped = await client.query<{ value: number }>(
+            "UPDATE meta SET value = value + 1 WHERE key = 'data_version' RETURNING value",
+          );
+          await client.query('COMMIT');
+          this.version = Math.max(this.version, Number(bumped.rows[0]!.value));
+          clean = true;
+          return counts;
+        }
+      }
+      await client.query('COMMIT');
+      clean = true;
+      return counts;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      clean = true;
+      throw error;
+    } finally {
+      client.release(!clean);
+    }
+  }
+
+  async ingestStates(): Promise<Map<string, IngestState>> {
+    const { rows } = await this.pool.query<{
+      source: string;
+      last_attempt: string | null;
+      last_success: string | null;
+      last_error: string | null;
+      complete_through: string | null;
+      last_run_stored: number;
+      last_run_dropped: number;
+    }>('SELECT * FROM ingest_status');
+    return new Map(
+      rows.map((row) => [
+        row.source,
+        {
+          source: row.source,
+          lastAttempt: row.last_attempt === null ? null : new Date(row.last_attempt),
+          lastSuccess: row.last_success === null ? null : new Date(row.last_success),
+          lastError: row.last_error,
+          completeThrough: row.complete_through,
+          lastRunStored: Number(row.last_run_stored),
+          lastRunDropped: Number(row.last_run_dropped),
+        },
+      ]),
+    );
+  }
+
+  async saveIngestState(state: IngestState): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO ingest_status VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (source) DO UPDATE SET last_attempt = EXCLUDED.last_attempt,
+         last_success = EXCLUDED.last_success, last_error = EXCLUDED.last_error,
+         complete_through = EXCLUDED.complete_through, last_run_stored = EXCLUDED.last_run_stored,
+         last_run_dropped = EXCLUDED.last_run_dropped`,
+      [
+        state.source,
+        state.lastAttempt ? timestampParameter(state.lastAttempt) : null,
+        state.lastSuccess ? timestampParameter(state.lastSuccess) : null,
+        state.lastError,
+        state.completeThrough,
+        state.lastRunStored,
+        state.lastRunDropped,
+      ],
+    );
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.poll);
+    await this.writeQueue;
+    await this.sandbox.close();
+    await this.ingestLease.release();
+    await this.pool.end();
+  }
+}
+
+/** Applies the missing schema steps, one replica at a time. */
+async function migrate(client: pg.PoolClient): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS fxrates_migrations (
+         step integer PRIMARY KEY, applied_at timestamp NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ done: number }>(
+      'SELECT count(*) AS done FROM fxrates_migrations',
+    );
+    for (let step = Number(rows[0]!.done); step < MIGRATIONS.length; step++) {
+      await client.query(MIGRATIONS[step]!);
+      await client.query('INSERT INTO fxrates_migrations (step) VALUES ($1)', [step + 1]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,264 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import {
+  SandboxRejection,
+  SandboxTimeout,
+  SandboxUnavailable,
+  type QueryResultSet,
+  type SandboxLimits,
+  type SqlValue,
+} from '../store.js';
+import { clientConfig, describeUrl } from './connection.js';
+import { plainValue } from './values.js';
+
+/** The role untrusted SQL runs as: it can read observations and sources, nothing else. */
+export const QUERY_ROLE = 'fxrates_query';
+/** Largest single value (a row, in fact) that may come back, in bytes. */
+const MAX_ROW_BYTES = 1024 ** 2;
+const BATCH_ROWS = 500;
+
+/** What an administrator runs when the service's user may not create roles (README has it too). */
+export function roleSql(user: string, schema: string): string {
+  return [
+    `CREATE ROLE ${QUERY_ROLE} LOGIN PASSWORD '<choose one>'`,
+    `ALTER ROLE ${QUERY_ROLE} SET default_transaction_read_only = on`,
+    `ALTER ROLE ${QUERY_ROLE} SET search_path = ${schema}`,
+    `ALTER ROLE ${QUERY_ROLE} SET work_mem = '16MB'`,
+    `ALTER ROLE ${QUERY_ROLE} SET temp_file_limit = '256MB'`,
+    `GRANT USAGE ON SCHEMA ${schema} TO ${QUERY_ROLE}`,
+    `GRANT SELECT ON ${schema}.observations, ${schema}.sources TO ${QUERY_ROLE}`,
+    `GRANT ${QUERY_ROLE} TO ${user}`,
+  ].join('; ');
+}
+
+/**
+ * The query sandbox of a PostgreSQL store (CONTRACT §7): the database backend is the separate
+ * process. Statements run on connections of their own, logged in as a role that may only read
+ * `observations` and `sources`, in a READ ONLY transaction that is rolled back; the time limit
+ * is enforced from outside (pg_cancel_backend on a timer, then the backend is terminated), and
+ * rows come back through a cursor under a row, byte and value-size cap.
+ */
+export class PostgresSandbox {
+  private pool: pg.Pool | undefined;
+  private problem: string | undefined;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly admin: pg.Pool,
+    private readonly workers: number,
+    /** A URL for the query role given by the operator (FXRATES_QUERY_DB), if any. */
+    private readonly queryUrl: string | undefined,
+    private readonly warn?: (message: string) => void,
+  ) {}
+
+  start(): Promise<void> {
+    this.ready ??= this.prepare().catch((error: unknown) => {
+      this.problem = (error as Error).message;
+      this.warn?.(`query sandbox unavailable: ${this.problem}`);
+    });
+    return this.ready;
+  }
+
+  /** Creates (or updates) the query role with a password kept in the database, and a pool as it. */
+  private async prepare(): Promise<void> {
+    let url = this.queryUrl;
+    if (!url) {
+      const client = await this.admin.connect();
+      try {
+        const { rows } = await client.query<{ user: string; schema: string }>(
+          'SELECT current_user AS user, current_schema() AS schema',
+        );
+        const { user, schema } = rows[0]!;
+        try {
+          await client.query('BEGIN');
+          await client.query('SELECT pg_advisory_xact_lock(7351003)');
+          const stored = await client.query<{ password: string }>(
+            'SELECT password FROM sandbox_credentials WHERE role = $1',
+            [QUERY_ROLE],
+          );
+          let secret = stored.rows[0]?.password;
+          const exists =
+            (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [QUERY_ROLE]))
+              .rowCount === 1;
+          if (!secret || !exists) {
+            secret = randomBytes(24).toString('base64url');
+            const verb = exists ? 'ALTER' : 'CREATE';
+            await client.query(`${verb} ROLE ${QUERY_ROLE} LOGIN PASSWORD '${secret}'`);
+            await client.query(
+              `INSERT INTO sandbox_credentials VALUES ($1, $2)
+               ON CONFLICT (role) DO UPDATE SET password = EXCLUDED.password`,
+              [QUERY_ROLE, secret],
+            );
+          }
+          await client.query(`ALTER ROLE ${QUERY_ROLE} SET default_transaction_read_only = on`);
+          await client.query(`ALTER ROLE ${QUERY_ROLE} SET search_path = ${ident(schema)}`);
+          await client.query(`ALTER ROLE ${QUERY_ROLE} SET work_mem = '16MB'`);
+          await client.query(`GRANT USAGE ON SCHEMA ${ident(schema)} TO ${QUERY_ROLE}`);
+          await client.query(
+            `GRANT SELECT ON ${ident(schema)}.observations, ${ident(schema)}.sources TO ${QUERY_ROLE}`,
+          );
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw new Error(
+            `the database user ${user} cannot set up the query role (${(error as Error).message}). ` +
+              `An administrator must run: ${roleSql(ident(user), ident(schema))}; ` +
+              `then start the service with FXRATES_QUERY_DB set to a postgres:// URL that logs in as ${QUERY_ROLE}`,
+          );
+        }
+        // Only a superuser may cap temporary files; without it, work_mem still bounds each sort.
+        await client
+          .query(`ALTER ROLE ${QUERY_ROLE} SET temp_file_limit = '256MB'`)
+          .catch(() =>
+            this.warn?.(
+              `query sandbox: temp_file_limit for ${QUERY_ROLE} needs a superuser: ALTER ROLE ${QUERY_ROLE} SET temp_file_limit = '256MB'`,
+            ),
+          );
+        const parsed = new URL(this.url);
+        parsed.username = QUERY_ROLE;
+        parsed.password = await this.storedPassword(client);
+        url = parsed.toString();
+      } finally {
+        client.release();
+      }
+    }
+    const pool = new pg.Pool({ ...clientConfig(url, 'query'), max: this.workers });
+    pool.on('error', () => undefined);
+    // Fails here, with the reason, when the role cannot log in (pg_hba.conf, a wrong URL).
+    const probe = await pool.connect().catch((error: unknown) => {
+      throw new Error(
+        `the query role cannot connect to ${describeUrl(url)}: ${(error as Error).message}`,
+      );
+    });
+    probe.release();
+    this.pool = pool;
+  }
+
+  private async storedPassword(client: pg.PoolClient): Promise<string> {
+    const { rows } = await client.query<{ password: string }>(
+      'SELECT password FROM sandbox_credentials WHERE role = $1',
+      [QUERY_ROLE],
+    );
+    return rows[0]!.password;
+  }
+
+  async run(sql: string, limits: SandboxLimits): Promise<QueryResultSet> {
+    await this.start();
+    if (!this.pool) throw new SandboxUnavailable(this.problem ?? 'the query sandbox is not ready');
+    const remaining = limits.deadline - Date.now();
+    if (remaining <= 0) throw new SandboxTimeout('the time limit ran out while the query waited');
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw new SandboxUnavailable(`the database cannot be reached: ${(error as Error).message}`);
+    }
+    const pid = (client as unknown as { processID: number }).processID;
+    let timedOut = false;
+    let broken = false;
+    // From outside the statement: a statement may change its own settings, not this timer.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void this.admin
+        .query('SELECT pg_cancel_backend($1)', [pid])
+        .catch(() => undefined)
+        .then(() =>
+          setTimeout(() => {
+            if (!broken) return;
+            void this.admin.query('SELECT pg_terminate_backend($1)', [pid]).catch(() => undefined);
+          }, 2_000).unref(),
+        );
+    }, remaining);
+    try {
+      await client.query('BEGIN READ ONLY');
+      broken = true;
+      const result = await this.read(client, sql, limits);
+      broken = false;
+      return result;
+    } catch (error) {
+      if (timedOut) throw new SandboxTimeout('the query was stopped at the time limit');
+      const code = (error as { code?: string }).code;
+      if (code === undefined || code.startsWith('08') || code === '57P01') {
+        throw new SandboxUnavailable(`the query failed: ${(error as Error).message}`);
+      }
+      throw new SandboxRejection((error as Error).message.split('\n')[0]!);
+    } finally {
+      clearTimeout(timer);
+      try {
+        await client.query('ROLLBACK');
+        client.release();
+      } catch {
+        client.release(true);
+      }
+    }
+  }
+
+  private async read(
+    client: pg.PoolClient,
+    sql: string,
+    limits: SandboxLimits,
+  ): Promise<QueryResultSet> {
+    const statement = sql.trim().replace(/;\s*$/, '');
+    // Each row is measured in the backend and refused there when it is too large to send.
+    const size = 'pg_column_size(fxrates_sandbox_row.*)';
+    const wrapped = `SELECT fxrates_sandbox_row.* FROM (\n${statement}\n) AS fxrates_sandbox_row
+      WHERE CASE WHEN ${size} > ${MAX_ROW_BYTES}
+        THEN CAST('row of ' || ${size} || ' bytes, over the cap of ${MAX_ROW_BYTES}' AS INTEGER) = 0
+        ELSE TRUE END`;
+    const cursor = client.query(new Cursor(wrapped, [], { rowMode: 'array' }));
+    const rows: SqlValue[][] = [];
+    let columns: string[] = [];
+    let bytes = 0;
+    let cut: QueryResultSet['cut'] = null;
+    try {
+      for (;;) {
+        const { batch, fields } = await new Promise<{ batch: unknown[][]; fields: string[] }>(
+          (resolve, reject) =>
+            cursor.read(BATCH_ROWS, (error, batch, result) =>
+              error
+                ? reject(error)
+                : resolve({
+                    batch: batch as unknown[][],
+                    fields: (result?.fields ?? []).map((field) => field.name),
+                  }),
+            ),
+        );
+        if (fields.length > 0) columns = fields;
+        if (batch.length === 0) break;
+        for (const raw of batch) {
+          if (rows.length >= limits.maxRows) {
+            cut = 'rows';
+            break;
+          }
+          const row = raw.map(plainValue);
+          const size = row.reduce<number>((sum, value) => sum + sizeOf(value), 0);
+          if (bytes + size > limits.maxBytes) {
+            cut = 'bytes';
+            break;
+          }
+          bytes += size;
+          rows.push(row);
+        }
+        if (cut) break;
+      }
+    } finally {
+      await new Promise<void>((resolve) => cursor.close(() => resolve()));
+    }
+    return { columns, rows, cut };
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.end().catch(() => undefined);
+  }
+}
+
+function sizeOf(value: SqlValue): number {
+  return typeof value === 'string' ? value.length + 2 : 8;
+}
+
+/** A name as a quoted SQL identifier. */
+export function ident(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
