@@ -46,6 +46,8 @@ export interface AppOptions {
   ingesting?: boolean;
   /** Sources being ingested right now, for the status endpoint. */
   runningSources?: () => ReadonlySet<string>;
+  /** Whether this process ingests now (it holds the ingest lease); defaults to `ingesting`. */
+  ingestRole?: () => 'ingesting' | 'serving';
 }
 
 export interface QueryLimits {
@@ -75,6 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       env: options.ingestEnv ?? process.env,
       enabled: options.ingesting ?? false,
       running: options.runningSources ?? (() => new Set()),
+      role: options.ingestRole ?? (() => (options.ingesting ? 'ingesting' : 'serving')),
     },
   };
   const connections: ConnectionLimits = {

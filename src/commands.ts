@@ -1,5 +1,6 @@
 import type { Env } from './env.js';
-import { UsageError, importConfig, ingestConfig, serveConfig } from './config.js';
+import { UsageError, copyConfig, importConfig, ingestConfig, serveConfig } from './config.js';
+import { copyStore } from './copy-store.js';
 import { SOURCES, findSource } from './sources/registry.js';
 import { ingestSource } from './ingest/ingest-source.js';
 import { ImportError, importFile } from './import/import-file.js';
@@ -20,7 +21,13 @@ Usage:
   fxrates import [--db PATH] FILE...
       Import observations CSV files (source,symbol,observation_time,rate) or the ECB's
       eurofxref-hist.csv, each file in one transaction.
+  fxrates copy --from LOCATION --to LOCATION
+      Copy every observation and the ingest state from one store to another (a DuckDB file
+      or a postgres:// URL each), in batches, then check the counts per source. Running it
+      again resumes an interrupted copy and changes nothing once it is complete.
   fxrates --help | --version
+
+--db and FXRATES_DB take a DuckDB file path or a postgres://user@host:port/database URL.
 `;
 
 /** Runs one command line; returns the process exit code. */
@@ -35,6 +42,8 @@ export async function main(args: string[], env: Env): Promise<number> {
         return await runImport(rest, env);
       case 'ingest':
         return await runIngest(rest, env);
+      case 'copy':
+        return await runCopy(rest, env);
       case '--version':
       case '-v':
         process.stdout.write(`${VERSION}\n`);
@@ -125,4 +134,27 @@ async function runIngest(args: string[], env: Env): Promise<number> {
     await store.close();
   }
   return failures > 0 ? 1 : 0;
+}
+
+async function runCopy(args: string[], env: Env): Promise<number> {
+  const config = copyConfig(args, env);
+  const from = await openServiceStore(config.from, { memoryLimit: config.memoryLimit });
+  try {
+    const to = await openServiceStore(config.to, { memoryLimit: config.memoryLimit });
+    try {
+      const started = Date.now();
+      const report = await copyStore(from, to, (copied, stored) =>
+        process.stdout.write(`copied ${copied} observations (${stored} new or changed)\n`),
+      );
+      const counts = [...report.perSource].map(([source, count]) => `${source} ${count}`);
+      process.stdout.write(
+        `copy verified: ${counts.join(', ') || 'no observations'}; ${report.stored} new or changed in ${to.description} (${Date.now() - started} ms)\n`,
+      );
+    } finally {
+      await to.close();
+    }
+  } finally {
+    await from.close();
+  }
+  return 0;
 }

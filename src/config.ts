@@ -24,6 +24,10 @@ export interface ServeConfig {
   sandbox: SandboxSettings;
   /** PostgreSQL: a URL that logs in as the query role, when the service may not create it. */
   queryDb?: string;
+  /** PostgreSQL: how often a replica that does not ingest tries to take the ingest lease. */
+  leaseRetryMs: number;
+  /** Sources the scheduler keeps current: every registered one unless FXRATES_INGEST_SOURCES names some. */
+  ingestSources?: string[];
   maxConnections: number;
   http: Partial<HttpPolicy>;
 }
@@ -108,6 +112,14 @@ export function serveConfig(args: string[], env: Env): ServeConfig {
       ),
     },
     queryDb: env.FXRATES_QUERY_DB?.trim() || undefined,
+    leaseRetryMs: integerSetting(
+      'FXRATES_LEASE_RETRY_MS',
+      env.FXRATES_LEASE_RETRY_MS,
+      10_000,
+      100,
+      60_000,
+    ),
+    ingestSources: sourceList('FXRATES_INGEST_SOURCES', env.FXRATES_INGEST_SOURCES),
     maxConnections: integerSetting(
       'FXRATES_MAX_CONNECTIONS',
       env.FXRATES_MAX_CONNECTIONS,
@@ -150,6 +162,24 @@ export function ingestConfig(args: string[], env: Env): IngestConfig {
     to: values.to,
     http: httpPolicy(env),
   };
+}
+
+/** A comma-separated list of registered source keys, or undefined when unset. */
+function sourceList(name: string, value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const keys = value
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  return [
+    ...new Set(
+      keys.map((key) => {
+        const source = findSource(key);
+        if (!source) throw new UsageError(`${name}: unknown source '${key}'`);
+        return source.key;
+      }),
+    ),
+  ];
 }
 
 /** Request limits for ingestion, from the environment; unset ones keep their defaults. */
@@ -244,4 +274,24 @@ function integerSetting(
     throw new UsageError(`${name} '${value}' is not a whole number from ${min} to ${max}`);
   }
   return number;
+}
+
+export interface CopyConfig {
+  from: string;
+  to: string;
+  memoryLimit: string;
+}
+
+/** `fxrates copy` settings: two store locations, a file path or a postgres:// URL each. */
+export function copyConfig(args: string[], env: Env): CopyConfig {
+  const { values, positionals } = parse(args, {
+    from: { type: 'string' },
+    to: { type: 'string' },
+  });
+  if (positionals.length > 0)
+    throw new UsageError(`copy takes no arguments, got '${positionals[0]}'`);
+  if (!values.from || !values.to)
+    throw new UsageError('copy needs --from LOCATION and --to LOCATION');
+  if (values.from === values.to) throw new UsageError('copy --from and --to are the same store');
+  return { from: values.from, to: values.to, memoryLimit: memoryLimit(env, IMPORT_MEMORY_LIMIT) };
 }

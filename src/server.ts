@@ -15,6 +15,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     memoryLimit: config.memoryLimit,
     sandbox: config.sandbox,
     queryUrl: config.queryDb,
+    leaseRetryMs: config.leaseRetryMs,
     replicaName: replicaName(),
     warn: (message) => {
       if (service.app) service.app.log.warn(message);
@@ -29,6 +30,7 @@ export async function serve(config: ServeConfig): Promise<void> {
       process.exit(70);
     },
   });
+  let scheduler: IngestScheduler | undefined;
   const app = await buildApp({
     store,
     logger: { level: process.env.LOG_LEVEL ?? 'info' },
@@ -37,15 +39,36 @@ export async function serve(config: ServeConfig): Promise<void> {
     ingestEnv: process.env,
     ingesting: config.ingest,
     runningSources: () => scheduler?.runningSources() ?? new Set(),
+    ingestRole: () => (scheduler ? 'ingesting' : 'serving'),
   });
   service.app = app;
-  const scheduler: IngestScheduler | undefined = config.ingest
-    ? new IngestScheduler(store, {
+  const stopIngesting = new AbortController();
+  // Exactly one process ingests a database: this one once it holds the lease (always, on an
+  // embedded file). When the lease is lost (the database connection went), it stops and waits
+  // to take it again; meanwhile another replica may hold it.
+  const ingestLoop = async (): Promise<void> => {
+    const lease = store.ingestLease;
+    while (!stopIngesting.signal.aborted) {
+      await lease.acquire(stopIngesting.signal);
+      if (stopIngesting.signal.aborted) return;
+      app.log.info('this process holds the ingest lease: ingesting from the publishers');
+      const running = new IngestScheduler(store, {
         env: process.env,
         http: config.http,
+        sources: config.ingestSources,
         logger: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
-      })
-    : undefined;
+      });
+      scheduler = running;
+      running.start();
+      while (lease.held() && !stopIngesting.signal.aborted) {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+      scheduler = undefined;
+      await running.stop();
+      if (!stopIngesting.signal.aborted) app.log.warn('ingest lease lost: ingestion paused');
+    }
+  };
+  let ingesting: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   const shutdown = (signal: string): void => {
     closing ??= (async () => {
@@ -53,7 +76,8 @@ export async function serve(config: ServeConfig): Promise<void> {
       // A keep-alive connection whose response finishes after this point would otherwise hold
       // the close until its keep-alive timeout: close each one as soon as it is idle.
       const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
-      await Promise.all([app.close(), scheduler?.stop()]);
+      stopIngesting.abort();
+      await Promise.all([app.close(), scheduler?.stop(), ingesting]);
       clearInterval(closeIdle);
       await store.close();
       app.log.info('database closed; bye');
@@ -71,9 +95,13 @@ export async function serve(config: ServeConfig): Promise<void> {
     throw error;
   }
   app.log.info(
-    `database ${config.db}${config.ingest ? '; ingesting from the publishers' : '; serving stored data only (--no-ingest)'}`,
+    `database ${store.description}${config.ingest ? '; ingesting from the publishers' : '; serving stored data only (--no-ingest)'}`,
   );
-  scheduler?.start();
+  if (config.ingest) {
+    ingesting = ingestLoop().catch((error: unknown) => {
+      if (!stopIngesting.signal.aborted) app.log.error(`ingestion stopped: ${String(error)}`);
+    });
+  }
   store.startSandbox().catch((error: unknown) => {
     app.log.warn(`query sandbox not started: ${(error as Error).message}`);
   });

@@ -15,6 +15,8 @@ export interface SchedulerOptions {
   env: Env;
   logger: SchedulerLogger;
   http?: Partial<HttpPolicy>;
+  /** Keys of the sources to keep current; every registered source when absent. */
+  sources?: readonly string[];
 }
 
 /**
@@ -34,7 +36,10 @@ export class IngestScheduler {
   ) {}
 
   start(): void {
-    for (const source of SOURCES) this.schedule(source, 0);
+    const keys = this.options.sources;
+    for (const source of SOURCES) {
+      if (!keys || keys.includes(source.key)) this.schedule(source, 0);
+    }
   }
 
   /** Sources with a run in progress. */

@@ -14,5 +14,10 @@ export interface ServiceContext {
     enabled: boolean;
     /** Sources this process is ingesting right now. */
     running: () => ReadonlySet<string>;
+    /**
+     * `ingesting` while this process holds the ingest lease and runs the schedule, `serving`
+     * otherwise (another replica ingests, or --no-ingest).
+     */
+    role: () => 'ingesting' | 'serving';
   };
 }

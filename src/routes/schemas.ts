@@ -133,6 +133,13 @@ export const statusResponseDescription = {
       status: Type.Literal('success'),
       error: Type.Optional(Type.String({ description: 'Parameter problems, also in X-Error.' })),
       ingesting: Type.Boolean({ description: 'Whether this process runs the ingestion schedule.' }),
+      role: Type.Union([Type.Literal('ingesting'), Type.Literal('serving')], {
+        description:
+          'This replica: `ingesting` while it holds the ingest lease (exactly one replica of a shared database does), `serving` otherwise.',
+      }),
+      ingest_lease_holder: Type.Union([Type.String(), Type.Null()], {
+        description: 'The replica (host:pid) that ingests now, or null when none does.',
+      }),
       sources: Type.Array(
         Type.Object({
           source: Type.String(),

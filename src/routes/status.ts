@@ -7,6 +7,7 @@ import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { statusQuerySchema, statusResponseDescription } from './schemas.js';
 import { problemsText } from '../params/problems.js';
+import { replicaName } from '../replica.js';
 
 const COLUMNS = [
   'source',
@@ -40,10 +41,12 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
     },
     async (request, reply) => {
       const params = parseStatusParams(queryStringOf(request));
-      const [states, catalog] = await Promise.all([
+      const [states, catalog, holder] = await Promise.all([
         context.store.ingestStates(),
         context.store.catalog(),
+        context.store.ingestLease.holder().catch(() => null),
       ]);
+      const role = context.ingest.role();
       const running = context.ingest.running();
       const rows: StatusRow[] = SOURCES.map((source) => {
         const state = states.get(source.key);
@@ -81,7 +84,9 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
               {
                 status: 'success',
                 ...(params.problems.length > 0 ? { error: problemsText(params.problems) } : {}),
-                ingesting: context.ingest.enabled,
+                ingesting: role === 'ingesting',
+                role,
+                ingest_lease_holder: holder ?? (role === 'ingesting' ? replicaName() : null),
                 sources: rows,
               },
               params.prettyPrint,

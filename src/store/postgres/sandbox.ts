@@ -157,7 +157,7 @@ export class PostgresSandbox {
     }
     const pid = (client as unknown as { processID: number }).processID;
     let timedOut = false;
-    let broken = false;
+    let finished = false;
     // From outside the statement: a statement may change its own settings, not this timer.
     const timer = setTimeout(() => {
       timedOut = true;
@@ -165,18 +165,16 @@ export class PostgresSandbox {
         .query('SELECT pg_cancel_backend($1)', [pid])
         .catch(() => undefined)
         .then(() =>
+          // A backend that ignores the cancel (it should not) is ended, and its connection with it.
           setTimeout(() => {
-            if (!broken) return;
+            if (finished) return;
             void this.admin.query('SELECT pg_terminate_backend($1)', [pid]).catch(() => undefined);
           }, 2_000).unref(),
         );
     }, remaining);
     try {
       await client.query('BEGIN READ ONLY');
-      broken = true;
-      const result = await this.read(client, sql, limits);
-      broken = false;
-      return result;
+      return await this.read(client, sql, limits);
     } catch (error) {
       if (timedOut) throw new SandboxTimeout('the query was stopped at the time limit');
       const code = (error as { code?: string }).code;
@@ -188,8 +186,10 @@ export class PostgresSandbox {
       clearTimeout(timer);
       try {
         await client.query('ROLLBACK');
+        finished = true;
         client.release();
       } catch {
+        finished = true;
         client.release(true);
       }
     }

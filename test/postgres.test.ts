@@ -1,0 +1,209 @@
+/**
+ * What only the PostgreSQL store has: connection problems in one line, the query role of the
+ * sandbox against attacks specific to PostgreSQL, and `fxrates copy` between engines.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { copyStore } from '../src/copy-store.js';
+import { openServiceStore } from '../src/service-store.js';
+import { openStore } from '../src/store/open.js';
+import type { Observation, Store } from '../src/store/store.js';
+import {
+  freshDatabase,
+  getJson,
+  observation,
+  readRows,
+  startService,
+  type TestService,
+} from './support/harness.js';
+import { postgresCluster, skipWithoutPostgres } from './support/postgres-cluster.js';
+
+const skip = skipWithoutPostgres();
+
+describe('connecting to PostgreSQL', { skip }, () => {
+  test('a refused connection, a missing database and a wrong user are one clear line each', async () => {
+    const cluster = await postgresCluster();
+    const admin = new URL(cluster.adminUrl);
+    const cases: [string, RegExp][] = [
+      [
+        'postgres://fxrates@127.0.0.1:1/fx',
+        /^cannot connect to PostgreSQL at host 127\.0\.0\.1, port 1, database fx: connection refused/,
+      ],
+      [
+        `postgres://fxrates@127.0.0.1:${admin.port}/no_such_db`,
+        new RegExp(
+          `^cannot connect to PostgreSQL at host 127\\.0\\.0\\.1, port ${admin.port}, database no_such_db: the database does not exist`,
+        ),
+      ],
+      [
+        `postgres://nobody:secret@127.0.0.1:${admin.port}/postgres`,
+        /^cannot connect to PostgreSQL at host 127\.0\.0\.1, port \d+, database postgres: .*nobody/,
+      ],
+    ];
+    for (const [url, expected] of cases) {
+      await assert.rejects(openStore(url), (error: Error) => {
+        assert.match(error.message, expected);
+        assert.doesNotMatch(error.message, /\n|secret/, 'one line, no password');
+        return true;
+      });
+    }
+  });
+});
+
+describe('the query sandbox on PostgreSQL', { skip }, () => {
+  let service: TestService;
+  const DATA = [
+    observation('ecb', 'USD', '2024-03-18T15:00:00Z', 1.0872),
+    observation('ecb', 'JPY', '2024-03-19T15:00:00Z', 163.2),
+  ];
+  const query = (sql: string) =>
+    getJson(service.app, `/v1/exchangerate/query?q=${encodeURIComponent(sql)}`);
+  const intact = async () =>
+    assert.deepEqual(
+      await readRows(
+        service.store,
+        'SELECT source, symbol, rate FROM observations ORDER BY symbol',
+      ),
+      [
+        ['ecb', 'JPY', 163.2],
+        ['ecb', 'USD', 1.0872],
+      ],
+    );
+
+  before(async () => {
+    service = await startService(
+      { query: { timeoutMs: 1_500, maxRows: 1000 } },
+      { engine: 'postgres' },
+    );
+    await service.store.writeObservations(DATA);
+    await service.store.saveIngestState({
+      source: 'ecb',
+      lastAttempt: new Date(),
+      lastSuccess: new Date(),
+      lastError: null,
+      completeThrough: '2024-03-19',
+      lastRunStored: 2,
+      lastRunDropped: 0,
+    });
+    await service.store.startSandbox();
+  });
+  after(() => service?.close());
+
+  const refused: [string, string][] = [
+    ['the meta table', 'SELECT * FROM meta'],
+    ['the ingest state', 'SELECT * FROM ingest_status'],
+    ['the query role password', 'SELECT * FROM sandbox_credentials'],
+    ['the migrations table', 'SELECT * FROM fxrates_migrations'],
+    ['pg_authid', 'SELECT rolname, rolpassword FROM pg_authid'],
+    ['pg_read_file', "SELECT pg_read_file('/etc/passwd')"],
+    ['pg_ls_dir', "SELECT * FROM pg_ls_dir('.')"],
+    ['lo_import', "SELECT lo_import('/etc/passwd')"],
+    ['COPY TO PROGRAM', "COPY observations TO PROGRAM 'touch /tmp/fxrates-owned'"],
+    ['dblink', "SELECT * FROM dblink('dbname=postgres', 'SELECT 1') AS t(x int)"],
+    ['becoming the service user', "SELECT set_config('role', 'fxrates', false)"],
+    ['SET LOCAL', "SET LOCAL statement_timeout = '1h'"],
+    ['a write through a CTE', 'WITH d AS (DELETE FROM observations RETURNING 1) SELECT * FROM d'],
+    ['a temporary table', 'SELECT * INTO TEMP stolen FROM observations'],
+    ['two statements', 'SELECT 1; DELETE FROM observations'],
+    ['a row too large to send', "SELECT repeat('x', 5000000)"],
+  ];
+  for (const [name, sql] of refused) {
+    test(`refused with 400, data intact: ${name}`, async () => {
+      const { status, body } = await query(sql);
+      assert.equal(status, 400, `${sql}: ${JSON.stringify(body)}`);
+      assert.equal(body.status, 'error');
+      await intact();
+    });
+  }
+
+  test('the role reads observations and sources, with the same values as every engine', async () => {
+    const { status, body } = await query(
+      `SELECT o.symbol, o.observation_time, CAST(o.observation_time AS DATE) AS day, o.rate, s.relative_currency
+       FROM observations AS o JOIN sources AS s ON s.key = o.source ORDER BY o.symbol`,
+    );
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body.rows[0], {
+      symbol: 'JPY',
+      observation_time: '2024-03-19T15:00:00.000Z',
+      day: '2024-03-19',
+      rate: 163.2,
+      relative_currency: 'EUR',
+    });
+  });
+
+  test('pg_sleep and a statement that lifts its own timeout are stopped at the limit; others are answered meanwhile', async () => {
+    for (const sql of [
+      'SELECT pg_sleep(60)',
+      "SELECT set_config('statement_timeout', '0', true), pg_sleep(60)",
+    ]) {
+      const started = Date.now();
+      const slow = query(sql);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const other = await getJson(service.app, '/v1/exchangerate/2024-03-19?symbols=JPY');
+      assert.equal(other.status, 200);
+      assert.ok(Date.now() - started < 1_500, 'answered while the slow statement runs');
+      const { status, body } = await slow;
+      assert.equal(status, 503, JSON.stringify(body));
+      assert.match(body.error, /time limit/);
+      assert.ok(Date.now() - started < 6_000, `stopped after ${Date.now() - started} ms`);
+    }
+    const after = await query('SELECT count(*) AS n FROM observations');
+    assert.equal(after.status, 200, 'the sandbox answers again');
+    await intact();
+  });
+
+  test('a temporary-file bomb is stopped, the database intact', async () => {
+    const { status } = await query(
+      'SELECT count(DISTINCT md5(CAST(a AS text) || CAST(b AS text))) FROM generate_series(1, 200000) AS a, generate_series(1, 200) AS b',
+    );
+    assert.ok(status === 400 || status === 503, `status ${status}`);
+    await intact();
+  });
+});
+
+describe('fxrates copy between engines', { skip }, () => {
+  test('DuckDB -> PostgreSQL -> DuckDB keeps every observation bit for bit; a second copy changes nothing', async () => {
+    // Doubles whose shortest text is long or tiny, and times to the millisecond.
+    const data: Observation[] = [];
+    for (let day = 1; day <= 28; day++) {
+      const time = `2024-02-${String(day).padStart(2, '0')}T15:00:00.${String(day * 7).padStart(3, '0')}Z`;
+      data.push(observation('ecb', 'USD', time, 1 / (day + 2)));
+      data.push(observation('imf', 'EUR', time, 0.1 + 0.2 * day));
+      data.push(observation('cbr', 'XAU', time, 1.7976931348623157e-300 * day));
+    }
+    const dbs = await Promise.all([
+      freshDatabase('duckdb'),
+      freshDatabase('postgres'),
+      freshDatabase('duckdb'),
+    ]);
+    const stores: Store[] = [];
+    try {
+      for (const db of dbs) stores.push(await openServiceStore(db.location));
+      const [first, shared, last] = stores as [Store, Store, Store];
+      await first.writeObservations(data);
+      const state = {
+        source: 'ecb',
+        lastAttempt: new Date('2024-02-28T15:30:00.000Z'),
+        lastSuccess: new Date('2024-02-28T15:30:00.000Z'),
+        lastError: null,
+        completeThrough: '2024-02-28',
+        lastRunStored: 28,
+        lastRunDropped: 1,
+      };
+      await first.saveIngestState(state);
+      const there = await copyStore(first, shared);
+      assert.deepEqual(Object.fromEntries(there.perSource), { ecb: 28, imf: 28, cbr: 28 });
+      assert.equal(there.stored, 84);
+      assert.equal((await copyStore(first, shared)).stored, 0, 'resumed copy writes nothing');
+      await copyStore(shared, last);
+      const all = 'SELECT source, symbol, observation_time, rate FROM observations';
+      const sorted = async (store: Store) =>
+        (await readRows(store, all)).map((row) => JSON.stringify(row)).sort();
+      assert.deepEqual(await sorted(last), await sorted(first));
+      assert.deepEqual((await last.ingestStates()).get('ecb'), state);
+    } finally {
+      for (const store of stores) await store.close();
+      for (const db of dbs) await db.dispose();
+    }
+  });
+});
