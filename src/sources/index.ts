@@ -1,6 +1,7 @@
 // Every registered publisher, one line each; the order here means nothing (see registry.ts).
 export { publisher as amcm } from './amcm.js';
 export { publisher as bam } from './bam.js';
+export { publisher as banguat } from './banguat.js';
 export { publisher as bcb } from './bcb.js';
 export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';
