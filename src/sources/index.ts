@@ -3,6 +3,7 @@ export { publisher as amcm } from './amcm.js';
 export { publisher as bam } from './bam.js';
 export { publisher as banguat } from './banguat.js';
 export { publisher as banrep } from './banrep.js';
+export { publisher as banxico } from './banxico.js';
 export { publisher as bcb } from './bcb.js';
 export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';
