@@ -33,7 +33,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bbk',
   'bcbo',
   'bcc',
-  'bcch',
   'bccr',
   'bceao',
   'bcn',
