@@ -5,6 +5,7 @@ export { publisher as banguat } from './banguat.js';
 export { publisher as banrep } from './banrep.js';
 export { publisher as banxico } from './banxico.js';
 export { publisher as bcb } from './bcb.js';
+export { publisher as bcc } from './bcc.js';
 export { publisher as bcch } from './bcch.js';
 export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';

@@ -32,7 +32,6 @@ import { README, sourcesTable, tableInReadme } from '../../scripts/sources-table
 const PENDING_RECORDINGS = new Set<string>([
   'bbk',
   'bcbo',
-  'bcc',
   'bccr',
   'bceao',
   'bcn',
