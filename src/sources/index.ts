@@ -4,6 +4,7 @@ export { publisher as bam } from './bam.js';
 export { publisher as banguat } from './banguat.js';
 export { publisher as banrep } from './banrep.js';
 export { publisher as banxico } from './banxico.js';
+export { publisher as bbk } from './bbk.js';
 export { publisher as bcb } from './bcb.js';
 export { publisher as bcc } from './bcc.js';
 export { publisher as bcch } from './bcch.js';
