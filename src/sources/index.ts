@@ -8,6 +8,7 @@ export { publisher as bbk } from './bbk.js';
 export { publisher as bcb } from './bcb.js';
 export { publisher as bcc } from './bcc.js';
 export { publisher as bcch } from './bcch.js';
+export { publisher as bccr } from './bccr.js';
 export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';
 export { publisher as boe } from './boe.js';

@@ -31,7 +31,6 @@ import { README, sourcesTable, tableInReadme } from '../../scripts/sources-table
  */
 const PENDING_RECORDINGS = new Set<string>([
   'bcbo',
-  'bccr',
   'bceao',
   'bcn',
   'bcp',
