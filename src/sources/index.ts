@@ -6,6 +6,7 @@ export { publisher as banrep } from './banrep.js';
 export { publisher as banxico } from './banxico.js';
 export { publisher as bbk } from './bbk.js';
 export { publisher as bcb } from './bcb.js';
+export { publisher as bcbo } from './bcbo.js';
 export { publisher as bcc } from './bcc.js';
 export { publisher as bcch } from './bcch.js';
 export { publisher as bccr } from './bccr.js';
