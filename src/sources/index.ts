@@ -1,5 +1,15 @@
 // Every registered publisher, one line each; the order here means nothing (see registry.ts).
+export { publisher as amcm } from './amcm.js';
+export { publisher as bam } from './bam.js';
+export { publisher as banguat } from './banguat.js';
+export { publisher as banrep } from './banrep.js';
+export { publisher as banxico } from './banxico.js';
+export { publisher as bbk } from './bbk.js';
 export { publisher as bcb } from './bcb.js';
+export { publisher as bcbo } from './bcbo.js';
+export { publisher as bcc } from './bcc.js';
+export { publisher as bcch } from './bcch.js';
+export { publisher as bccr } from './bccr.js';
 export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';
 export { publisher as boe } from './boe.js';
