@@ -43,7 +43,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bceao',
   'bcn',
   'bcp',
-  'bcra',
   'bct',
   'bcu',
   'bdi',
