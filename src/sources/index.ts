@@ -1,5 +1,6 @@
 // Every registered publisher, one line each; the order here means nothing (see registry.ts).
 export { publisher as bcb } from './bcb.js';
+export { publisher as bceao } from './bceao.js';
 export { publisher as bcn } from './bcn.js';
 export { publisher as bcra } from './bcra.js';
 export { publisher as bnro } from './bnro.js';
