@@ -2,6 +2,7 @@
 export { publisher as bcb } from './bcb.js';
 export { publisher as bceao } from './bceao.js';
 export { publisher as bcn } from './bcn.js';
+export { publisher as bcp } from './bcp.js';
 export { publisher as bcra } from './bcra.js';
 export { publisher as bct } from './bct.js';
 export { publisher as bcu } from './bcu.js';
