@@ -41,7 +41,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bcch',
   'bccr',
   'bi',
-  'bna',
   'bnm',
   'bnrrw',
   'boa',
