@@ -8,6 +8,7 @@ export { publisher as bct } from './bct.js';
 export { publisher as bcu } from './bcu.js';
 export { publisher as bdi } from './bdi.js';
 export { publisher as bdp } from './bdp.js';
+export { publisher as bi } from './bi.js';
 export { publisher as bna } from './bna.js';
 export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';

@@ -40,7 +40,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bcc',
   'bcch',
   'bccr',
-  'bi',
   'bnm',
   'bnrrw',
   'boa',
