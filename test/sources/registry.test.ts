@@ -54,7 +54,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bnrrw',
   'boa',
   'bob',
-  'boj',
   'boja',
   'bom',
   'bot',
