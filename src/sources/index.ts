@@ -5,6 +5,7 @@ export { publisher as boc } from './boc.js';
 export { publisher as boe } from './boe.js';
 export { publisher as boi } from './boi.js';
 export { publisher as boj } from './boj.js';
+export { publisher as bot } from './bot.js';
 export { publisher as cbn } from './cbn.js';
 export { publisher as cbr } from './cbr.js';
 export { publisher as cnb } from './cnb.js';

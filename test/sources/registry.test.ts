@@ -56,7 +56,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bob',
   'boja',
   'bom',
-  'bot',
   'bota',
   'brb',
   'bsp',
