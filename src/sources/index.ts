@@ -1,5 +1,6 @@
 // Every registered publisher, one line each; the order here means nothing (see registry.ts).
 export { publisher as bcb } from './bcb.js';
+export { publisher as bnm } from './bnm.js';
 export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';
 export { publisher as boe } from './boe.js';
