@@ -50,7 +50,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bdp',
   'bi',
   'bna',
-  'bnrrw',
   'boa',
   'bob',
   'boja',
