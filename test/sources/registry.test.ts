@@ -53,7 +53,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'boa',
   'bob',
   'boja',
-  'bom',
   'bota',
   'brb',
   'bsp',
