@@ -9,6 +9,7 @@ export { publisher as boi } from './boi.js';
 export { publisher as boj } from './boj.js';
 export { publisher as bom } from './bom.js';
 export { publisher as bot } from './bot.js';
+export { publisher as bota } from './bota.js';
 export { publisher as cbn } from './cbn.js';
 export { publisher as cbr } from './cbr.js';
 export { publisher as cnb } from './cnb.js';

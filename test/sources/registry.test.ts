@@ -53,7 +53,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'boa',
   'bob',
   'boja',
-  'bota',
   'brb',
   'bsp',
   'cba',
