@@ -7,6 +7,7 @@ export { publisher as boc } from './boc.js';
 export { publisher as boe } from './boe.js';
 export { publisher as boi } from './boi.js';
 export { publisher as boj } from './boj.js';
+export { publisher as boja } from './boja.js';
 export { publisher as bom } from './bom.js';
 export { publisher as bot } from './bot.js';
 export { publisher as bota } from './bota.js';

@@ -52,7 +52,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bna',
   'boa',
   'bob',
-  'boja',
   'brb',
   'bsp',
   'cba',
