@@ -51,7 +51,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bi',
   'bna',
   'boa',
-  'bob',
   'brb',
   'bsp',
   'cba',
