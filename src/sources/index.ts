@@ -3,6 +3,7 @@ export { publisher as bcb } from './bcb.js';
 export { publisher as bnm } from './bnm.js';
 export { publisher as bnro } from './bnro.js';
 export { publisher as bnrrw } from './bnrrw.js';
+export { publisher as boa } from './boa.js';
 export { publisher as bob } from './bob.js';
 export { publisher as boc } from './boc.js';
 export { publisher as boe } from './boe.js';
