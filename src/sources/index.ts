@@ -13,6 +13,7 @@ export { publisher as boja } from './boja.js';
 export { publisher as bom } from './bom.js';
 export { publisher as bot } from './bot.js';
 export { publisher as bota } from './bota.js';
+export { publisher as brb } from './brb.js';
 export { publisher as cbn } from './cbn.js';
 export { publisher as cbr } from './cbr.js';
 export { publisher as cnb } from './cnb.js';

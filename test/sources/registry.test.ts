@@ -50,7 +50,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bdp',
   'bi',
   'bna',
-  'brb',
   'bsp',
   'cba',
   'cbc',
