@@ -68,7 +68,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'cbi',
   'cbk',
   'cbllr',
-  'cbm',
   'cbs',
   'cbsl',
   'cbu',
