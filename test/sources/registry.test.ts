@@ -66,7 +66,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'cbe',
   'cbg',
   'cbi',
-  'cbk',
   'cbllr',
   'cbs',
   'cbsl',
