@@ -64,7 +64,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'cba',
   'cbc',
   'cbe',
-  'cbg',
   'cbi',
   'cbllr',
   'cbs',
