@@ -4,6 +4,7 @@ export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';
 export { publisher as boe } from './boe.js';
 export { publisher as boi } from './boi.js';
+export { publisher as cba } from './cba.js';
 export { publisher as cbg } from './cbg.js';
 export { publisher as cbk } from './cbk.js';
 export { publisher as cbm } from './cbm.js';
