@@ -6,6 +6,7 @@ export { publisher as boe } from './boe.js';
 export { publisher as boi } from './boi.js';
 export { publisher as cba } from './cba.js';
 export { publisher as cbc } from './cbc.js';
+export { publisher as cbe } from './cbe.js';
 export { publisher as cbg } from './cbg.js';
 export { publisher as cbk } from './cbk.js';
 export { publisher as cbm } from './cbm.js';
