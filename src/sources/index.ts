@@ -12,6 +12,7 @@ export { publisher as cbk } from './cbk.js';
 export { publisher as cbm } from './cbm.js';
 export { publisher as cbn } from './cbn.js';
 export { publisher as cbr } from './cbr.js';
+export { publisher as cbs } from './cbs.js';
 export { publisher as cnb } from './cnb.js';
 export { publisher as ecb } from './ecb.js';
 export { publisher as float_rates } from './float-rates.js';

@@ -63,7 +63,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bsp',
   'cbi',
   'cbllr',
-  'cbs',
   'cbsl',
   'cbu',
   'dab',
