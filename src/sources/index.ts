@@ -9,6 +9,7 @@ export { publisher as cbc } from './cbc.js';
 export { publisher as cbe } from './cbe.js';
 export { publisher as cbg } from './cbg.js';
 export { publisher as cbk } from './cbk.js';
+export { publisher as cbllr } from './cbllr.js';
 export { publisher as cbm } from './cbm.js';
 export { publisher as cbn } from './cbn.js';
 export { publisher as cbr } from './cbr.js';

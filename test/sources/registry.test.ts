@@ -62,7 +62,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'brb',
   'bsp',
   'cbi',
-  'cbllr',
   'cbsl',
   'cbu',
   'dab',
