@@ -8,6 +8,7 @@ export { publisher as cba } from './cba.js';
 export { publisher as cbc } from './cbc.js';
 export { publisher as cbe } from './cbe.js';
 export { publisher as cbg } from './cbg.js';
+export { publisher as cbi } from './cbi.js';
 export { publisher as cbk } from './cbk.js';
 export { publisher as cbllr } from './cbllr.js';
 export { publisher as cbm } from './cbm.js';

@@ -61,7 +61,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bota',
   'brb',
   'bsp',
-  'cbi',
   'cbsl',
   'cbu',
   'dab',
