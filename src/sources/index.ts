@@ -4,6 +4,7 @@ export { publisher as bnro } from './bnro.js';
 export { publisher as boc } from './boc.js';
 export { publisher as boe } from './boe.js';
 export { publisher as boi } from './boi.js';
+export { publisher as bsp } from './bsp.js';
 export { publisher as cba } from './cba.js';
 export { publisher as cbc } from './cbc.js';
 export { publisher as cbe } from './cbe.js';

@@ -60,7 +60,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'bot',
   'bota',
   'brb',
-  'bsp',
   'cbsl',
   'cbu',
   'dab',
