@@ -11,6 +11,7 @@ export { publisher as cnb } from './cnb.js';
 export { publisher as ecb } from './ecb.js';
 export { publisher as float_rates } from './float-rates.js';
 export { publisher as fred } from './fred.js';
+export { publisher as hnb } from './hnb.js';
 export { publisher as imf } from './imf.js';
 export { publisher as nbp } from './nbp.js';
 export { publisher as nbu } from './nbu.js';

@@ -75,7 +75,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'dnb',
   'fbil',
   'hkma',
-  'hnb',
   'lb',
   'mas',
   'mma',
