@@ -12,6 +12,7 @@ export { publisher as ecb } from './ecb.js';
 export { publisher as fbil } from './fbil.js';
 export { publisher as float_rates } from './float-rates.js';
 export { publisher as fred } from './fred.js';
+export { publisher as hkma } from './hkma.js';
 export { publisher as hnb } from './hnb.js';
 export { publisher as imf } from './imf.js';
 export { publisher as nbp } from './nbp.js';
