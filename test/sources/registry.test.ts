@@ -75,7 +75,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'dnb',
   'lb',
   'mas',
-  'mma',
   'mnb',
   'nb',
   'nbc',
