@@ -73,7 +73,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'cbsl',
   'dab',
   'dnb',
-  'lb',
   'mas',
   'mnb',
   'nb',
