@@ -72,7 +72,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'cbs',
   'cbsl',
   'dab',
-  'dnb',
   'mas',
   'mnb',
   'nb',
