@@ -8,6 +8,7 @@ export { publisher as cbn } from './cbn.js';
 export { publisher as cbr } from './cbr.js';
 export { publisher as cbu } from './cbu.js';
 export { publisher as cnb } from './cnb.js';
+export { publisher as dab } from './dab.js';
 export { publisher as dnb } from './dnb.js';
 export { publisher as ecb } from './ecb.js';
 export { publisher as fbil } from './fbil.js';

@@ -71,7 +71,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'cbm',
   'cbs',
   'cbsl',
-  'dab',
   'mas',
   'mnb',
   'nb',
