@@ -6,6 +6,7 @@ export { publisher as boe } from './boe.js';
 export { publisher as boi } from './boi.js';
 export { publisher as cbn } from './cbn.js';
 export { publisher as cbr } from './cbr.js';
+export { publisher as cbsl } from './cbsl.js';
 export { publisher as cbu } from './cbu.js';
 export { publisher as cnb } from './cnb.js';
 export { publisher as dab } from './dab.js';
