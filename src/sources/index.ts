@@ -19,6 +19,7 @@ export { publisher as hkma } from './hkma.js';
 export { publisher as hnb } from './hnb.js';
 export { publisher as imf } from './imf.js';
 export { publisher as lb } from './lb.js';
+export { publisher as mas } from './mas.js';
 export { publisher as mma } from './mma.js';
 export { publisher as nbp } from './nbp.js';
 export { publisher as nbu } from './nbu.js';

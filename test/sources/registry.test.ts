@@ -70,7 +70,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'cbllr',
   'cbm',
   'cbs',
-  'mas',
   'mnb',
   'nb',
   'nbc',
