@@ -33,7 +33,7 @@ export function cbslQuery(window: FetchWindow, currencies: readonly string[]): s
     ['rangeType', 'dates'],
     ['txtStart', window.from],
     ['txtEnd', window.to],
-    ...currencies.map((currency) => ['chk_cur[]', currency]),
+    ...currencies.map((currency): [string, string] => ['chk_cur[]', currency]),
     ['submit_button', 'Submit'],
   ]).toString();
 }
