@@ -7,6 +7,7 @@ export { publisher as boi } from './boi.js';
 export { publisher as cbn } from './cbn.js';
 export { publisher as cbr } from './cbr.js';
 export { publisher as cnb } from './cnb.js';
+export { publisher as mnb } from './mnb.js';
 export { publisher as ecb } from './ecb.js';
 export { publisher as float_rates } from './float-rates.js';
 export { publisher as fred } from './fred.js';
