@@ -16,6 +16,7 @@ export { publisher as nb } from './nb.js';
 export { publisher as nbe } from './nbe.js';
 export { publisher as nbg } from './nbg.js';
 export { publisher as nbk } from './nbk.js';
+export { publisher as nbm } from './nbm.js';
 export { publisher as nbp } from './nbp.js';
 export { publisher as nbu } from './nbu.js';
 export { publisher as rba } from './rba.js';
