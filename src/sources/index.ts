@@ -19,6 +19,7 @@ export { publisher as nbk } from './nbk.js';
 export { publisher as nbm } from './nbm.js';
 export { publisher as nbp } from './nbp.js';
 export { publisher as nbrb } from './nbrb.js';
+export { publisher as nbrm } from './nbrm.js';
 export { publisher as nbu } from './nbu.js';
 export { publisher as rba } from './rba.js';
 export { publisher as snb } from './snb.js';

@@ -82,7 +82,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'mma',
   'nbc',
   'nbkr',
-  'nbrm',
   'nbt',
   'nrb',
   'nrbt',
