@@ -16,6 +16,7 @@ export { publisher as nb } from './nb.js';
 export { publisher as nbe } from './nbe.js';
 export { publisher as nbg } from './nbg.js';
 export { publisher as nbk } from './nbk.js';
+export { publisher as nbkr } from './nbkr.js';
 export { publisher as nbm } from './nbm.js';
 export { publisher as nbp } from './nbp.js';
 export { publisher as nbrb } from './nbrb.js';

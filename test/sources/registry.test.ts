@@ -81,7 +81,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'mas',
   'mma',
   'nbc',
-  'nbkr',
   'nbt',
   'nrb',
   'nrbt',
