@@ -13,6 +13,7 @@ export { publisher as float_rates } from './float-rates.js';
 export { publisher as fred } from './fred.js';
 export { publisher as imf } from './imf.js';
 export { publisher as nb } from './nb.js';
+export { publisher as nbc } from './nbc.js';
 export { publisher as nbe } from './nbe.js';
 export { publisher as nbg } from './nbg.js';
 export { publisher as nbk } from './nbk.js';

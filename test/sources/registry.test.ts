@@ -80,7 +80,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'lb',
   'mas',
   'mma',
-  'nbc',
   'nbt',
   'nrb',
   'nrbt',
