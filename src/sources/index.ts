@@ -12,6 +12,7 @@ export { publisher as float_rates } from './float-rates.js';
 export { publisher as fred } from './fred.js';
 export { publisher as imf } from './imf.js';
 export { publisher as nbp } from './nbp.js';
+export { publisher as nbt } from './nbt.js';
 export { publisher as nbu } from './nbu.js';
 export { publisher as rba } from './rba.js';
 export { publisher as snb } from './snb.js';
