@@ -92,7 +92,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'nbrm',
   'nrb',
   'nrbt',
-  'rb',
   'rbf',
   'rbm',
   'rbv',
