@@ -18,4 +18,5 @@ export { publisher as nrb } from './nrb.js';
 export { publisher as rb } from './rb.js';
 export { publisher as rba } from './rba.js';
 export { publisher as sarb } from './sarb.js';
+export { publisher as sbi } from './sbi.js';
 export { publisher as snb } from './snb.js';

@@ -94,7 +94,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'rbf',
   'rbm',
   'rbv',
-  'sbi',
   'sbp',
   'tcmb',
 ]);
