@@ -95,7 +95,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'rbm',
   'rbv',
   'sbp',
-  'tcmb',
 ]);
 
 /** Modules and tests are named by the key in kebab case: float_rates is float-rates.ts. */
