@@ -17,6 +17,7 @@ export { publisher as nbu } from './nbu.js';
 export { publisher as nrb } from './nrb.js';
 export { publisher as rb } from './rb.js';
 export { publisher as rba } from './rba.js';
+export { publisher as rbm } from './rbm.js';
 export { publisher as sarb } from './sarb.js';
 export { publisher as sbi } from './sbi.js';
 export { publisher as snb } from './snb.js';

@@ -92,7 +92,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'nbrm',
   'nrbt',
   'rbf',
-  'rbm',
   'rbv',
   'sbp',
 ]);
