@@ -20,5 +20,6 @@ export { publisher as rba } from './rba.js';
 export { publisher as rbm } from './rbm.js';
 export { publisher as sarb } from './sarb.js';
 export { publisher as sbi } from './sbi.js';
+export { publisher as sbp } from './sbp.js';
 export { publisher as snb } from './snb.js';
 export { publisher as tcmb } from './tcmb.js';

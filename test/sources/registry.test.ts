@@ -93,7 +93,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'nrbt',
   'rbf',
   'rbv',
-  'sbp',
 ]);
 
 /** Modules and tests are named by the key in kebab case: float_rates is float-rates.ts. */
