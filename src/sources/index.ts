@@ -15,6 +15,7 @@ export { publisher as nbp } from './nbp.js';
 export { publisher as nbt } from './nbt.js';
 export { publisher as nbu } from './nbu.js';
 export { publisher as nrb } from './nrb.js';
+export { publisher as nrbt } from './nrbt.js';
 export { publisher as rb } from './rb.js';
 export { publisher as rba } from './rba.js';
 export { publisher as rbm } from './rbm.js';
