@@ -18,6 +18,7 @@ export { publisher as nrb } from './nrb.js';
 export { publisher as nrbt } from './nrbt.js';
 export { publisher as rb } from './rb.js';
 export { publisher as rba } from './rba.js';
+export { publisher as rbf } from './rbf.js';
 export { publisher as rbm } from './rbm.js';
 export { publisher as sarb } from './sarb.js';
 export { publisher as sbi } from './sbi.js';

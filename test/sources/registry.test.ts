@@ -90,7 +90,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'nbm',
   'nbrb',
   'nbrm',
-  'rbf',
   'rbv',
 ]);
 
