@@ -20,6 +20,7 @@ export { publisher as rb } from './rb.js';
 export { publisher as rba } from './rba.js';
 export { publisher as rbf } from './rbf.js';
 export { publisher as rbm } from './rbm.js';
+export { publisher as rbv } from './rbv.js';
 export { publisher as sarb } from './sarb.js';
 export { publisher as sbi } from './sbi.js';
 export { publisher as sbp } from './sbp.js';

@@ -90,7 +90,6 @@ const PENDING_RECORDINGS = new Set<string>([
   'nbm',
   'nbrb',
   'nbrm',
-  'rbv',
 ]);
 
 /** Modules and tests are named by the key in kebab case: float_rates is float-rates.ts. */
