@@ -67,10 +67,10 @@ describe('sbp on its recorded responses', { skip: skipWithoutRecordings(RECORDIN
   });
 
   test('a later run within the current month does not fetch the archive', async () => {
-    const before = run.replay.requests.length;
+    const earlier = run.replay.requests.length;
     const report = await run.ingest({ from: '2026-04-01', to: '2026-04-30' });
     assert.equal(report.error, null);
-    assert.deepEqual(run.replay.requests.slice(before), ['/assets/document/BFER_Daily.xlsx']);
+    assert.deepEqual(run.replay.requests.slice(earlier), ['/assets/document/BFER_Daily.xlsx']);
   });
 });
 
