@@ -4,6 +4,7 @@ import { isCalendarDate } from './dates.js';
 import type { Env } from './env.js';
 import type { HttpPolicy } from './sources/http-client.js';
 import { findSource } from './sources/registry.js';
+import { DEFAULT_MAX_CONCURRENT_RUNS } from './ingest/scheduler.js';
 import {
   DEFAULT_MEMORY_LIMIT,
   DEFAULT_SANDBOX_SETTINGS,
@@ -28,6 +29,8 @@ export interface ServeConfig {
   leaseRetryMs: number;
   /** Sources the scheduler keeps current: every registered one unless FXRATES_INGEST_SOURCES names some. */
   ingestSources?: string[];
+  /** Publisher runs at once at most (FXRATES_INGEST_CONCURRENCY). */
+  ingestConcurrency: number;
   maxConnections: number;
   http: Partial<HttpPolicy>;
 }
@@ -120,6 +123,13 @@ export function serveConfig(args: string[], env: Env): ServeConfig {
       60_000,
     ),
     ingestSources: sourceList('FXRATES_INGEST_SOURCES', env.FXRATES_INGEST_SOURCES),
+    ingestConcurrency: integerSetting(
+      'FXRATES_INGEST_CONCURRENCY',
+      env.FXRATES_INGEST_CONCURRENCY,
+      DEFAULT_MAX_CONCURRENT_RUNS,
+      1,
+      1_000,
+    ),
     maxConnections: integerSetting(
       'FXRATES_MAX_CONNECTIONS',
       env.FXRATES_MAX_CONNECTIONS,

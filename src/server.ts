@@ -56,6 +56,7 @@ export async function serve(config: ServeConfig): Promise<void> {
         env: process.env,
         http: config.http,
         sources: config.ingestSources,
+        maxConcurrentRuns: config.ingestConcurrency,
         logger: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
       });
       scheduler = running;

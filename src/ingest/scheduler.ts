@@ -17,7 +17,14 @@ export interface SchedulerOptions {
   http?: Partial<HttpPolicy>;
   /** Keys of the sources to keep current; every registered source when absent. */
   sources?: readonly string[];
+  /**
+   * Runs at once at most (a first start backfills every publisher's history: they take turns
+   * instead of opening ninety long backfills together). Default DEFAULT_MAX_CONCURRENT_RUNS.
+   */
+  maxConcurrentRuns?: number;
 }
+
+export const DEFAULT_MAX_CONCURRENT_RUNS = 8;
 
 /**
  * Keeps every source current inside `fxrates serve`: a run for each source at start (the first
@@ -29,6 +36,8 @@ export class IngestScheduler {
   private readonly running = new Map<string, Promise<void>>();
   private readonly failures = new Map<string, number>();
   private readonly abort = new AbortController();
+  /** Sources whose time has come, waiting for a free run slot, in order. */
+  private readonly waiting: SourceEntry[] = [];
 
   constructor(
     private readonly store: Store,
@@ -59,11 +68,24 @@ export class IngestScheduler {
     if (this.abort.signal.aborted) return;
     const timer = setTimeout(() => {
       this.timers.delete(source.key);
-      const run = this.run(source).finally(() => this.running.delete(source.key));
-      this.running.set(source.key, run);
+      this.waiting.push(source);
+      this.startWaiting();
     }, delayMs);
     timer.unref();
     this.timers.set(source.key, timer);
+  }
+
+  /** Starts waiting runs while there is a free slot. */
+  private startWaiting(): void {
+    const limit = this.options.maxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS;
+    while (this.running.size < limit && this.waiting.length > 0 && !this.abort.signal.aborted) {
+      const source = this.waiting.shift()!;
+      const run = this.run(source).finally(() => {
+        this.running.delete(source.key);
+        this.startWaiting();
+      });
+      this.running.set(source.key, run);
+    }
   }
 
   private async run(source: SourceEntry): Promise<void> {
