@@ -125,6 +125,13 @@ export async function ingestSource(
         batch.completeThrough > (state.completeThrough ?? '')
       ) {
         state.completeThrough = batch.completeThrough;
+        // Progress is recorded as it is made: a process killed in the middle of a long backfill
+        // (or a replica that takes the ingest lease over) resumes from here.
+        await store.saveIngestState({
+          ...state,
+          lastRunStored: report.stored,
+          lastRunDropped: report.dropped + batch.dropped,
+        });
       }
       report.dropped += batch.dropped;
       for (const reason of batch.dropReasons) {

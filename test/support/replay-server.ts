@@ -121,6 +121,8 @@ export type Intercept = (
 export class ReplayServer {
   readonly requests: string[] = [];
   intercept: Intercept | undefined;
+  /** Every answer waits this long first: a slow publisher. */
+  delayMs = 0;
   /** Answers by request key, in recorded order; a request repeated more often than recorded gets the last. */
   private readonly responses = new Map<string, { answers: RecordedResponse[]; served: number }>();
   private readonly hanging = new Set<ServerResponse>();
@@ -185,7 +187,11 @@ export class ReplayServer {
   private answer(request: IncomingMessage, response: ServerResponse): void {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => this.reply(request, Buffer.concat(chunks).toString('utf8'), response));
+    request.on('end', () => {
+      const reply = () => this.reply(request, Buffer.concat(chunks).toString('utf8'), response);
+      if (this.delayMs > 0) setTimeout(reply, this.delayMs);
+      else reply();
+    });
   }
 
   private reply(request: IncomingMessage, body: string, response: ServerResponse): void {
