@@ -39,6 +39,7 @@ describe('the ingest scheduler with many publishers', () => {
     assert.equal(most, 2, 'two runs at once, never more');
     const states = await service.store.ingestStates();
     assert.deepEqual([...states.keys()].sort(), [...keys].sort());
-    for (const state of states.values()) assert.match(state.lastError ?? '', /no complete response within the time limit/);
+    for (const state of states.values())
+      assert.match(state.lastError ?? '', /no complete response within the time limit/);
   });
 });

@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
 import { copyStore } from '../src/copy-store.js';
 import { openServiceStore } from '../src/service-store.js';
 import { openStore } from '../src/store/open.js';
@@ -158,6 +160,66 @@ describe('the query sandbox on PostgreSQL', { skip }, () => {
     );
     assert.ok(status === 400 || status === 503, `status ${status}`);
     await intact();
+  });
+});
+
+describe('a database user that may not create roles', { skip }, () => {
+  test('the query endpoint answers 503 with the SQL an administrator must run; with it, queries run', async () => {
+    const cluster = await postgresCluster();
+    const admin = new pg.Client({ connectionString: cluster.adminUrl });
+    await admin.connect();
+    const name = `limited_${Date.now()}`;
+    const url = new URL(cluster.adminUrl);
+    url.username = name;
+    url.pathname = `/${name}`;
+    await admin.query(`CREATE ROLE ${name} LOGIN NOCREATEROLE NOSUPERUSER`);
+    await admin.query(`CREATE DATABASE ${name} OWNER ${name}`);
+    const stores: Store[] = [];
+    try {
+      const store = await openServiceStore(url.toString());
+      stores.push(store);
+      const app = await buildApp({ store });
+      const refused = await getJson(app, '/v1/exchangerate/query?q=SELECT%201');
+      assert.equal(refused.status, 503);
+      const sql =
+        /An administrator must run: (.*); then start the service with FXRATES_QUERY_DB/.exec(
+          refused.body.error,
+        )?.[1];
+      assert.ok(sql, refused.body.error);
+      assert.match(
+        sql,
+        new RegExp(`^CREATE ROLE fxrates_query_${name} LOGIN PASSWORD '<choose one>'`),
+      );
+      await app.close();
+
+      // The administrator runs it (as the database owner's superuser) and gives the URL.
+      const database = new pg.Client({ connectionString: url.toString().replace(name, 'fxrates') });
+      await database.connect();
+      for (const statement of sql.replace('<choose one>', 'chosen').split('; ')) {
+        await database.query(statement);
+      }
+      await database.end();
+      const queryUrl = new URL(url);
+      queryUrl.username = `fxrates_query_${name}`;
+      queryUrl.password = 'chosen';
+      const granted = await openServiceStore(url.toString(), { queryUrl: queryUrl.toString() });
+      stores.push(granted);
+      const served = await buildApp({ store: granted });
+      const answer = await getJson(
+        served,
+        '/v1/exchangerate/query?q=SELECT%20count(*)%20AS%20n%20FROM%20sources',
+      );
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const meta = await getJson(served, '/v1/exchangerate/query?q=SELECT%20*%20FROM%20meta');
+      assert.equal(meta.status, 400);
+      await served.close();
+    } finally {
+      for (const store of stores) await store.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.query(`DROP ROLE IF EXISTS fxrates_query_${name}`).catch(() => undefined);
+      await admin.query(`DROP ROLE IF EXISTS ${name}`);
+      await admin.end();
+    }
   });
 });
 

@@ -29,8 +29,7 @@ import { README, sourcesTable, tableInReadme } from '../../scripts/sources-table
  * key leaves this set in the change that adds `src/sources/<key>.ts` and its test, and a key
  * that has a test file while still listed here fails below, so the set can only shrink.
  */
-const PENDING_RECORDINGS = new Set<string>([
-]);
+const PENDING_RECORDINGS = new Set<string>([]);
 
 /** Modules and tests are named by the key in kebab case: float_rates is float-rates.ts. */
 const fileName = (key: string): string => key.replaceAll('_', '-');

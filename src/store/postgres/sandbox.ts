@@ -12,23 +12,34 @@ import {
 import { clientConfig, describeUrl } from './connection.js';
 import { plainValue } from './values.js';
 
-/** The role untrusted SQL runs as: it can read observations and sources, nothing else. */
-export const QUERY_ROLE = 'fxrates_query';
-/** Largest single value (a row, in fact) that may come back, in bytes. */
+/** The role untrusted SQL runs as, one per database: it can read observations and sources only. */
+export function queryRole(database: string): string {
+  return `fxrates_query_${database.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+}
+/** Largest single row that may come back, in bytes. */
 const MAX_ROW_BYTES = 1024 ** 2;
 const BATCH_ROWS = 500;
+/** After a failed setup, the next query tries again once this much time has passed. */
+const RETRY_SETUP_MS = 30_000;
+
+/** The role's settings and grants; the service applies them itself when it may. */
+function roleSettings(role: string, schema: string): string[] {
+  return [
+    `ALTER ROLE ${role} SET default_transaction_read_only = on`,
+    `ALTER ROLE ${role} SET search_path = ${schema}`,
+    `ALTER ROLE ${role} SET work_mem = '16MB'`,
+    `ALTER ROLE ${role} SET statement_timeout = '10min'`,
+    `GRANT USAGE ON SCHEMA ${schema} TO ${role}`,
+    `GRANT SELECT ON ${schema}.observations, ${schema}.sources TO ${role}`,
+  ];
+}
 
 /** What an administrator runs when the service's user may not create roles (README has it too). */
-export function roleSql(user: string, schema: string): string {
+export function roleSql(role: string, schema: string): string {
   return [
-    `CREATE ROLE ${QUERY_ROLE} LOGIN PASSWORD '<choose one>'`,
-    `ALTER ROLE ${QUERY_ROLE} SET default_transaction_read_only = on`,
-    `ALTER ROLE ${QUERY_ROLE} SET search_path = ${schema}`,
-    `ALTER ROLE ${QUERY_ROLE} SET work_mem = '16MB'`,
-    `ALTER ROLE ${QUERY_ROLE} SET temp_file_limit = '256MB'`,
-    `GRANT USAGE ON SCHEMA ${schema} TO ${QUERY_ROLE}`,
-    `GRANT SELECT ON ${schema}.observations, ${schema}.sources TO ${QUERY_ROLE}`,
-    `GRANT ${QUERY_ROLE} TO ${user}`,
+    `CREATE ROLE ${role} LOGIN PASSWORD '<choose one>'`,
+    ...roleSettings(role, schema),
+    `ALTER ROLE ${role} SET temp_file_limit = '256MB'`,
   ].join('; ');
 }
 
@@ -37,12 +48,14 @@ export function roleSql(user: string, schema: string): string {
  * process. Statements run on connections of their own, logged in as a role that may only read
  * `observations` and `sources`, in a READ ONLY transaction that is rolled back; the time limit
  * is enforced from outside (pg_cancel_backend on a timer, then the backend is terminated), and
- * rows come back through a cursor under a row, byte and value-size cap.
+ * rows come back through a cursor under a row, byte and row-size cap. The role's password is
+ * kept in a table only the service's user can read.
  */
 export class PostgresSandbox {
   private pool: pg.Pool | undefined;
   private problem: string | undefined;
   private ready: Promise<void> | undefined;
+  private failedAt = 0;
 
   constructor(
     private readonly url: string,
@@ -54,94 +67,90 @@ export class PostgresSandbox {
   ) {}
 
   start(): Promise<void> {
+    if (!this.pool && this.ready && Date.now() - this.failedAt > RETRY_SETUP_MS) {
+      this.ready = undefined;
+    }
     this.ready ??= this.prepare().catch((error: unknown) => {
       this.problem = (error as Error).message;
+      this.failedAt = Date.now();
       this.warn?.(`query sandbox unavailable: ${this.problem}`);
     });
     return this.ready;
   }
 
-  /** Creates (or updates) the query role with a password kept in the database, and a pool as it. */
   private async prepare(): Promise<void> {
-    let url = this.queryUrl;
-    if (!url) {
-      const client = await this.admin.connect();
-      try {
-        const { rows } = await client.query<{ user: string; schema: string }>(
-          'SELECT current_user AS user, current_schema() AS schema',
-        );
-        const { user, schema } = rows[0]!;
-        try {
-          await client.query('BEGIN');
-          await client.query('SELECT pg_advisory_xact_lock(7351003)');
-          const stored = await client.query<{ password: string }>(
-            'SELECT password FROM sandbox_credentials WHERE role = $1',
-            [QUERY_ROLE],
-          );
-          let secret = stored.rows[0]?.password;
-          const exists =
-            (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [QUERY_ROLE]))
-              .rowCount === 1;
-          if (!secret || !exists) {
-            secret = randomBytes(24).toString('base64url');
-            const verb = exists ? 'ALTER' : 'CREATE';
-            await client.query(`${verb} ROLE ${QUERY_ROLE} LOGIN PASSWORD '${secret}'`);
-            await client.query(
-              `INSERT INTO sandbox_credentials VALUES ($1, $2)
-               ON CONFLICT (role) DO UPDATE SET password = EXCLUDED.password`,
-              [QUERY_ROLE, secret],
-            );
-          }
-          await client.query(`ALTER ROLE ${QUERY_ROLE} SET default_transaction_read_only = on`);
-          await client.query(`ALTER ROLE ${QUERY_ROLE} SET search_path = ${ident(schema)}`);
-          await client.query(`ALTER ROLE ${QUERY_ROLE} SET work_mem = '16MB'`);
-          await client.query(`GRANT USAGE ON SCHEMA ${ident(schema)} TO ${QUERY_ROLE}`);
-          await client.query(
-            `GRANT SELECT ON ${ident(schema)}.observations, ${ident(schema)}.sources TO ${QUERY_ROLE}`,
-          );
-          await client.query('COMMIT');
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw new Error(
-            `the database user ${user} cannot set up the query role (${(error as Error).message}). ` +
-              `An administrator must run: ${roleSql(ident(user), ident(schema))}; ` +
-              `then start the service with FXRATES_QUERY_DB set to a postgres:// URL that logs in as ${QUERY_ROLE}`,
-          );
-        }
-        // Only a superuser may cap temporary files; without it, work_mem still bounds each sort.
-        await client
-          .query(`ALTER ROLE ${QUERY_ROLE} SET temp_file_limit = '256MB'`)
-          .catch(() =>
-            this.warn?.(
-              `query sandbox: temp_file_limit for ${QUERY_ROLE} needs a superuser: ALTER ROLE ${QUERY_ROLE} SET temp_file_limit = '256MB'`,
-            ),
-          );
-        const parsed = new URL(this.url);
-        parsed.username = QUERY_ROLE;
-        parsed.password = await this.storedPassword(client);
-        url = parsed.toString();
-      } finally {
-        client.release();
-      }
-    }
+    const url = this.queryUrl ?? (await this.setUpRole());
     const pool = new pg.Pool({ ...clientConfig(url, 'query'), max: this.workers });
     pool.on('error', () => undefined);
     // Fails here, with the reason, when the role cannot log in (pg_hba.conf, a wrong URL).
-    const probe = await pool.connect().catch((error: unknown) => {
+    const probe = await pool.connect().catch(async (error: unknown) => {
+      await pool.end().catch(() => undefined);
       throw new Error(
         `the query role cannot connect to ${describeUrl(url)}: ${(error as Error).message}`,
       );
     });
     probe.release();
     this.pool = pool;
+    this.problem = undefined;
   }
 
-  private async storedPassword(client: pg.PoolClient): Promise<string> {
-    const { rows } = await client.query<{ password: string }>(
-      'SELECT password FROM sandbox_credentials WHERE role = $1',
-      [QUERY_ROLE],
-    );
-    return rows[0]!.password;
+  /** Creates (or updates) the query role, and returns a URL that logs in as it. */
+  private async setUpRole(): Promise<string> {
+    const client = await this.admin.connect();
+    try {
+      const { rows } = await client.query<{ user: string; schema: string; database: string }>(
+        'SELECT current_user AS user, current_schema() AS schema, current_database() AS database',
+      );
+      const { user, schema, database } = rows[0]!;
+      const role = queryRole(database);
+      let secret: string;
+      try {
+        await client.query('BEGIN');
+        // Replicas starting together take turns.
+        await client.query('SELECT pg_advisory_xact_lock(7351003)');
+        const stored = await client.query<{ password: string }>(
+          'SELECT password FROM sandbox_credentials WHERE role = $1',
+          [role],
+        );
+        const exists =
+          (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role])).rowCount === 1;
+        secret = stored.rows[0]?.password ?? '';
+        if (!secret || !exists) {
+          secret = randomBytes(24).toString('base64url');
+          await client.query(
+            `${exists ? 'ALTER' : 'CREATE'} ROLE ${role} LOGIN PASSWORD '${secret}'`,
+          );
+          await client.query(
+            `INSERT INTO sandbox_credentials VALUES ($1, $2)
+             ON CONFLICT (role) DO UPDATE SET password = EXCLUDED.password`,
+            [role, secret],
+          );
+        }
+        for (const statement of roleSettings(role, ident(schema))) await client.query(statement);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw new Error(
+          `the database user ${user} cannot set up the query role (${(error as Error).message}). ` +
+            `An administrator must run: ${roleSql(role, ident(schema))}; ` +
+            `then start the service with FXRATES_QUERY_DB set to a postgres:// URL that logs in as ${role}`,
+        );
+      }
+      // Only a superuser may cap temporary files; without it, work_mem still bounds each sort.
+      await client
+        .query(`ALTER ROLE ${role} SET temp_file_limit = '256MB'`)
+        .catch(() =>
+          this.warn?.(
+            `query sandbox: temporary files of ${role} are not capped: a superuser can run ALTER ROLE ${role} SET temp_file_limit = '256MB'`,
+          ),
+        );
+      const parsed = new URL(this.url);
+      parsed.username = role;
+      parsed.password = secret;
+      return parsed.toString();
+    } finally {
+      client.release();
+    }
   }
 
   async run(sql: string, limits: SandboxLimits): Promise<QueryResultSet> {
