@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ingestSource } from '../src/ingest/ingest-source.js';
 import { parseEcbCsv } from '../src/sources/ecb.js';
 import { findSource } from '../src/sources/registry.js';
-import { DuckDBStore } from '../src/store/duckdb/duckdb-store.js';
+import { openServiceStore } from '../src/service-store.js';
 import { ECB_HISTORY } from '../test/support/harness.js';
 import { RECORDED, ReplayServer } from '../test/support/replay-server.js';
 
@@ -41,7 +41,7 @@ const RUNS: [string, string, string][] = [
 
 const replay = await ReplayServer.start();
 const dir = mkdtempSync(join(tmpdir(), 'fxrates-bench-'));
-const store = await DuckDBStore.open({ path: join(dir, 'bench.duckdb') });
+const store = await openServiceStore(process.env.FXRATES_BENCH_DB ?? join(dir, 'bench.duckdb'));
 const env = replay.env(
   RUNS.map(([key]) => key),
   { FRED_API_KEY: 'bench' },

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { addDays } from '../src/dates.js';
 import { importFile } from '../src/import/import-file.js';
-import { DuckDBStore } from '../src/store/duckdb/duckdb-store.js';
+import { openServiceStore } from '../src/service-store.js';
 import type { Observation } from '../src/store/store.js';
 
 const ECB = resolve(
@@ -55,7 +55,7 @@ async function timeRequests(
 
 const dir = mkdtempSync(join(tmpdir(), 'fxrates-bench-'));
 try {
-  const store = await DuckDBStore.open({ path: join(dir, 'bench.duckdb') });
+  const store = await openServiceStore(process.env.FXRATES_BENCH_DB ?? join(dir, 'bench.duckdb'));
   const started = performance.now();
   if (existsSync(ECB)) {
     const summary = await importFile(store, ECB);

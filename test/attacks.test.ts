@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DuckDBStore } from '../src/store/duckdb/duckdb-store.js';
+import { openServiceStore } from '../src/service-store.js';
 import { addDays } from '../src/dates.js';
 import { observation } from './support/harness.js';
 import { peakRssBytes, startServer, type RunningServer } from './support/cli.js';
@@ -20,7 +20,7 @@ const SYMBOLS = ['USD', 'JPY', 'GBP', 'CHF', 'SEK', 'NOK', 'AUD', 'CAD', 'CNY', 
 /** A database of 2 sources x 10 symbols x 400 days, written before any server opens it. */
 async function seededDatabase(dir: string): Promise<string> {
   const path = join(dir, 'fx.duckdb');
-  const store = await DuckDBStore.open({ path });
+  const store = await openServiceStore(path);
   const rows = [];
   for (let day = 0; day < 400; day++) {
     const date = addDays('2023-01-01', day);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { generateObservations } from '../scripts/generate-observations.js';
-import { DuckDBStore } from '../src/store/duckdb/duckdb-store.js';
+import { openServiceStore } from '../src/service-store.js';
 import { readRows } from './support/harness.js';
 import { runCliMeasured } from './support/cli.js';
 
@@ -31,7 +31,7 @@ describe('importing millions of rows', () => {
     console.log(`5,000,000-row import: peak RSS ${peakMiB} MiB, ${result.ms} ms`);
     // The file is 180 MB, its rows some 2 GB as JavaScript objects; the import holds a batch.
     assert.ok(peakMiB < 900, `peak RSS ${peakMiB} MiB`);
-    const store = await DuckDBStore.open({ path: db });
+    const store = await openServiceStore(db);
     try {
       const [[count]] = (await readRows(store, 'SELECT count(*) FROM observations')) as [[number]];
       assert.equal(count, 5_000_000);
@@ -50,7 +50,7 @@ describe('importing millions of rows', () => {
       result.stderr,
       /line 1000002: 'ZZZ' is not a currency code .*; nothing of this file was imported/,
     );
-    const store = await DuckDBStore.open({ path: db });
+    const store = await openServiceStore(db);
     try {
       const [[count]] = (await readRows(store, 'SELECT count(*) FROM observations')) as [[number]];
       assert.equal(count, 5_000_000);

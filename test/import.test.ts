@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseImport } from '../src/import/import-file.js';
-import { DuckDBStore } from '../src/store/duckdb/duckdb-store.js';
+import { openServiceStore } from '../src/service-store.js';
 import { runCli } from './support/cli.js';
 import { readRows } from './support/harness.js';
 
@@ -25,7 +25,7 @@ describe('fxrates import', () => {
   const count = async (): Promise<
     { source: string; symbol: string; time: string; rate: number }[]
   > => {
-    const store = await DuckDBStore.open({ path: db });
+    const store = await openServiceStore(db);
     try {
       const rows = await readRows(
         store,
@@ -148,7 +148,7 @@ describe('fxrates import', () => {
   });
 
   test('a database held by another process is reported clearly and left untouched', async () => {
-    const holder = await DuckDBStore.open({ path: db });
+    const holder = await openServiceStore(db);
     try {
       const path = file(
         'while-served.csv',

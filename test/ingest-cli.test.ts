@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { SOURCES } from '../src/sources/registry.js';
+import { SOURCES, findSource } from '../src/sources/registry.js';
 import { runCli, startServer } from './support/cli.js';
 import { skipWithoutFixtures } from './support/harness.js';
 import { RECORDED, ReplayServer } from './support/replay-server.js';
@@ -92,9 +92,11 @@ describe('fxrates ingest and serve with ingestion', () => {
       });
       assert.equal(status.ingesting, true);
       for (const row of status.sources) {
-        if (row.source === 'fred') {
-          assert.equal(row.state, 'idle');
-          assert.match(row.last_error, /set FRED_API_KEY/);
+        const needsKey = findSource(row.source)?.apiKey?.variables;
+        if (needsKey) {
+          // Publishers whose API needs a key stay idle without it and say which to set.
+          assert.equal(row.state, 'idle', row.source);
+          assert.match(row.last_error, new RegExp(`set ${needsKey[0]}`), row.source);
         } else {
           assert.equal(row.state, 'failing', row.source);
           assert.match(row.last_error, /ECONNREFUSED/, row.source);
