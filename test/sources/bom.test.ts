@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parse } from 'yaml';
 import { publisher as bom, bomRequestBody, parseBomJson } from '../../src/sources/bom.js';
 import {
   assertIngested,
@@ -12,57 +9,25 @@ import {
   skipWithoutRecordings,
   type PublisherReplay,
 } from '../support/publisher-replay.js';
-import { RECORDED } from '../support/replay-server.js';
 
 const RECORDINGS = ['bom.yml'];
-
-/**
- * The recorded exchange, read as the UTF-8 text the cassette holds. Its body is marked
- * ASCII-8BIT while it holds Mongolian text (outside Latin-1), which the replay server's byte
- * reading of such bodies would mangle; so the answer is served from here.
- */
-function recordedExchange(): { requestBody: string; responseBody: string } {
-  const cassette = parse(readFileSync(join(RECORDED, RECORDINGS[0]!), 'utf8')) as {
-    http_interactions: {
-      request: { body: { string: string } };
-      response: { body: { string: string } };
-    }[];
-  };
-  assert.equal(cassette.http_interactions.length, 1);
-  const [interaction] = cassette.http_interactions;
-  return {
-    requestBody: interaction!.request.body.string,
-    responseBody: interaction!.response.body.string,
-  };
-}
 
 describe('bom on its recorded responses', { skip: skipWithoutRecordings(RECORDINGS) }, () => {
   let run: PublisherReplay;
   const window = { from: '2026-05-19', to: '2026-05-22' };
   before(async () => {
-    // A first run over no dates requests nothing; the recorded run follows.
-    const started = await replayPublisher('bom', {
-      recordings: RECORDINGS,
-      from: '2026-05-22',
-      to: '2026-05-21',
-    });
-    assert.deepEqual([started.report.requests, started.report.error], [0, null]);
-    const { responseBody } = recordedExchange();
-    started.replay.intercept = (target, request) =>
-      request.method === 'POST' && target === '/en/currency-rate-movement/data'
-        ? {
-            status: 200,
-            headers: { 'content-type': 'application/json; charset=utf-8' },
-            body: Buffer.from(responseBody, 'utf8'),
-          }
-        : undefined;
-    run = { ...started, report: await started.ingest(window) };
+    run = await replayPublisher('bom', { recordings: RECORDINGS, ...window });
   });
   after(() => run?.close());
 
   test('the request posts the recorded body for the window', () => {
-    assert.equal(bomRequestBody(window), recordedExchange().requestBody);
+    // POSTs are matched on their body: one request, answered by the recorded exchange.
     assert.deepEqual(run.replay.requests, ['/en/currency-rate-movement/data']);
+    const recorded = run.replay.recorded('/en/currency-rate-movement/data', {
+      method: 'POST',
+      body: bomRequestBody(window),
+    });
+    assert.equal(recorded.status, 200);
   });
 
   test('every recorded rate stored; published figures come back through the API', async () => {

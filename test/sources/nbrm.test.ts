@@ -1,11 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
 import { windowChunks } from '../../src/sources/publisher-fetch.js';
 import { publisher as nbrm, nbrmUrl, parseNbrmJson } from '../../src/sources/nbrm.js';
-import { RECORDED, type RecordedResponse } from '../support/replay-server.js';
 import {
   assertIngested,
   assertSpots,
@@ -16,29 +12,6 @@ import {
 } from '../support/publisher-replay.js';
 
 const RECORDINGS = ['nbrm.yml'];
-
-/**
- * The cassette labels its first body ASCII-8BIT although it holds the publisher's UTF-8 text
- * (Cyrillic names), so replayed as labelled its bytes would be mangled; it is served here as
- * the UTF-8 the publisher sent. The second body is recorded as bytes and replays as it is.
- */
-function recordedUtf8Body(target: string): RecordedResponse | undefined {
-  const cassette = parse(readFileSync(join(RECORDED, 'nbrm.yml'), 'utf8'), {
-    customTags: [{ tag: '!binary', resolve: (text: string) => text }],
-  }) as { http_interactions: { request: { uri: string }; response: { body: any } }[] };
-  const interaction = cassette.http_interactions.find(
-    ({ request, response }) =>
-      request.uri.endsWith(target) &&
-      response.body.encoding === 'ASCII-8BIT' &&
-      typeof response.body.string === 'string',
-  );
-  if (!interaction) return undefined;
-  return {
-    status: 200,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: Buffer.from(interaction.response.body.string as string, 'utf8'),
-  };
-}
 
 describe('nbrm on its recorded responses', { skip: skipWithoutRecordings(RECORDINGS) }, () => {
   let run: PublisherReplay;
@@ -55,7 +28,6 @@ describe('nbrm on its recorded responses', { skip: skipWithoutRecordings(RECORDI
   test('every recorded rate stored; published figures come back through the API', async () => {
     // The latest day: 31 currencies
     await assertIngested(run, { stored: 31, symbols: 31 });
-    run.replay.intercept = (target) => recordedUtf8Body(target);
     const history = await run.ingest({ from: '2026-03-01', to: '2026-05-29' });
     assert.deepEqual(run.replay.requests, [
       '/KLServiceNOV/GetExchangeRate?EndDate=30.05.2026&StartDate=30.05.2026&format=json',

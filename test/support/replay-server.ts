@@ -58,8 +58,10 @@ export interface RecordedInteraction {
 }
 
 /**
- * Every interaction of a VCR cassette, in recorded order. `!binary` bodies are base64; plain
- * string bodies are UTF-8 text, or raw bytes when recorded as ASCII-8BIT.
+ * Every interaction of a VCR cassette, in recorded order. `!binary` bodies are base64 (bytes
+ * that are not UTF-8); plain string bodies are the UTF-8 text of the bytes, whatever encoding
+ * the recorder named (it writes bytes labelled ASCII-8BIT as a plain string when they are
+ * valid UTF-8, and as !binary otherwise).
  */
 export function readCassette(file: string): RecordedInteraction[] {
   const document = parse(readFileSync(join(RECORDED, file), 'utf8'), {
@@ -74,7 +76,7 @@ export function readCassette(file: string): RecordedInteraction[] {
     const body = interaction.response.body;
     const bytes = Buffer.isBuffer(body.string)
       ? body.string
-      : Buffer.from(String(body.string ?? ''), body.encoding === 'ASCII-8BIT' ? 'latin1' : 'utf8');
+      : Buffer.from(String(body.string ?? ''), 'utf8');
     const headers: Record<string, string> = {};
     for (const [name, values] of Object.entries(interaction.response.headers ?? {})) {
       if (TRANSFER_HEADERS.has(name.toLowerCase())) continue;
