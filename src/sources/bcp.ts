@@ -80,7 +80,8 @@ export const publisher: Publisher = {
   countryCode: 'PY',
   timeZone: 'America/Asuncion',
   fixingTime: '00:00',
-  isDst: true,
+  // Paraguay kept summer time until October 2024 (observation times before then follow it).
+  isDst: false,
   historyStart: '2001-01-01',
   publishWindowUtc: { from: '19:00', to: '21:30', weekdaysOnly: true },
   fetches: 'yearly HTML page per currency, a day-by-month grid, decimal commas',

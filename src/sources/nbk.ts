@@ -44,9 +44,8 @@ export const publisher: Publisher = {
   countryCode: 'KZ',
   timeZone: 'Asia/Almaty',
   fixingTime: '00:00',
-  // Kazakhstan keeps no summer time, but Almaty moved from UTC+6 to UTC+5 on 2024-03-01, so the
-  // UTC time of its fixing did move within the year (CONTRACT §1's test of is_dst).
-  isDst: true,
+  // Kazakhstan keeps no summer time (Almaty moved from UTC+6 to UTC+5 for good on 2024-03-01).
+  isDst: false,
   historyStart: '2000-01-01',
   publishWindowUtc: { from: '09:00', to: '11:30', weekdaysOnly: true },
   fetches: 'RSS XML of one date per request, `quant` applied',

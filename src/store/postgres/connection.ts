@@ -31,7 +31,8 @@ export function clientConfig(url: string, role: string): pg.ClientConfig {
   return {
     connectionString: url,
     types: TYPE_PARSERS,
-    options: '-c TimeZone=UTC -c DateStyle=ISO',
+    // Sorts of a long range stay in memory (the query role has its own, smaller limit).
+    options: `-c TimeZone=UTC -c DateStyle=ISO${role === 'query' ? '' : ' -c work_mem=32MB'}`,
     application_name: `fxrates ${role} ${hostname()}:${process.pid}`,
     connectionTimeoutMillis: 10_000,
     keepAlive: true,

@@ -33,6 +33,8 @@ export interface PostgresStoreOptions extends StoreOptions {
 }
 
 const STREAM_BATCH = 2_000;
+/** A write of this many rows or more refreshes the table's statistics at once. */
+const ANALYZE_AFTER_ROWS = 10_000;
 /** Rows per INSERT into the staging table of a write. */
 const WRITE_CHUNK = 20_000;
 
@@ -264,6 +266,11 @@ export class PostgresStore implements Store {
           await client.query('COMMIT');
           this.version = Math.max(this.version, Number(bumped.rows[0]!.value));
           clean = true;
+          // Fresh statistics after a bulk write, so that the next rate queries get good plans
+          // (the autovacuum daemon would take its time).
+          if (stored >= ANALYZE_AFTER_ROWS) {
+            await client.query('ANALYZE observations').catch(() => undefined);
+          }
           return counts;
         }
       }
