@@ -137,7 +137,7 @@ function startReplica(url: string): Promise<{ child: ChildProcess; baseUrl: stri
     ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), 'serve', '--no-ingest', '--port', '0'],
     {
       cwd: ROOT,
-      env: { ...process.env, FXRATES_DB: url, LOG_LEVEL: 'warn' },
+      env: { ...process.env, FXRATES_DB: url, LOG_LEVEL: 'info' },
     },
   );
   return new Promise((resolve, reject) => {
