@@ -5,6 +5,9 @@ import { completing, fetchBatch, fetchBytesBatch } from './publisher-fetch.js';
 import { readDecimal } from './publisher-text.js';
 import type { Extraction, Publisher } from './publisher.js';
 
+/** What one PDF stream may inflate to at most: a bulletin page holds far less. */
+const MAX_INFLATED_BYTES = 16 * 1024 * 1024;
+
 const ORIGIN = 'https://www.brb.bi';
 /** The list of daily rate sheets, newest first, a page at a time. */
 export function brbListUrl(page: number): string {
@@ -108,8 +111,10 @@ export function pdfTextLines(bytes: Uint8Array): string[] {
     if (end < 0) throw new Error('a PDF stream has no end');
     let content: string;
     try {
+      // A stream that inflates past the cap (a decompression bomb) is refused, not read.
       content = inflateSync(pdf.subarray(start, end), {
         finishFlush: constants.Z_SYNC_FLUSH,
+        maxOutputLength: MAX_INFLATED_BYTES,
       }).toString('latin1');
     } catch {
       continue;

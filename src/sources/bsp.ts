@@ -5,6 +5,9 @@ import { completing, fetchBytesBatch, parseJson, PublisherFormatError } from './
 import { isoFromEnglish, readDecimal } from './publisher-text.js';
 import type { Extraction, FetchContext, FetchWindow, Publisher } from './publisher.js';
 
+/** What one PDF stream may inflate to at most: a bulletin page holds far less. */
+const MAX_INFLATED_BYTES = 16 * 1024 * 1024;
+
 const BSP_ORIGIN = 'https://www.bsp.gov.ph';
 
 /**
@@ -78,7 +81,11 @@ function pdfStreams(bytes: Uint8Array): Map<number, string> {
       try {
         streams.set(
           Number(match[1]),
-          inflateSync(data, { finishFlush: constants.Z_SYNC_FLUSH }).toString('latin1'),
+          // A stream that inflates past the cap (a decompression bomb) is refused, not read.
+          inflateSync(data, {
+            finishFlush: constants.Z_SYNC_FLUSH,
+            maxOutputLength: MAX_INFLATED_BYTES,
+          }).toString('latin1'),
         );
       } catch {
         // Fonts and images need not be read; a content stream that fails shows as missing text.
