@@ -286,6 +286,7 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
     const tooltip = page.locator('.chart-tooltip');
     await tooltip.waitFor();
     assert.match(await tooltip.innerText(), /\d{4}-\d{2}-\d{2}\s+[0-9.]+\s+source ecb/);
+    await page.locator('#history').screenshot({ path: join(ARTIFACTS, 'web-chart-hover.png') });
 
     await page.locator('#chart-to').selectOption('GBP');
     await page.locator('#chart-caption').getByText('1 EUR in GBP').waitFor();
@@ -297,6 +298,12 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
       (await page.locator('#chart-caption').innerText()).endsWith(`to ${newest}.`),
       await page.locator('#chart-caption').innerText(),
     );
+
+    await page.locator('#chart').focus();
+    await page.keyboard.press('End');
+    assert.equal(await page.locator('#chart-readout').innerText(), `${today} · ${newest} · ecb`);
+    await page.keyboard.press('ArrowLeft');
+    assert.match(await page.locator('#chart-readout').innerText(), new RegExp(`^${daysAgo(1)} · `));
 
     await page.getByText('Max', { exact: true }).click();
     await page.locator('#chart-caption').getByText('first rate of each month').waitFor();
@@ -389,5 +396,32 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
       .getByText('holds no rates against USD for 1990-01-02')
       .waitFor();
     await page.close();
+  });
+
+  test('an empty service says so in every section, without errors', async () => {
+    const empty = await startService({ web: built.web, today: () => today });
+    try {
+      const emptyOrigin = await empty.app.listen({ port: 0, host: '127.0.0.1' });
+      const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`${emptyOrigin}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.locator('#convert-result').getByText('No EUR to USD rate is held').waitFor();
+      await page.locator('#latest-message').getByText('holds no rates against USD').waitFor();
+      await page.locator('#chart-message').getByText('No EUR to USD rates are held').waitFor();
+      await page
+        .locator('#status-message')
+        .getByText('No publisher has been fetched yet')
+        .waitFor();
+      assert.deepEqual(errors, []);
+      await page.screenshot({ path: join(ARTIFACTS, 'web-phone-empty.png'), fullPage: true });
+      await page.close();
+    } finally {
+      await empty.close();
+    }
   });
 });

@@ -453,7 +453,9 @@ async function loadStatus(): Promise<void> {
     if (shown.length === 0)
       setMessage(
         'status-message',
-        'No publisher has been fetched yet. The service fills its database by itself; this list fills as it goes.',
+        body.ingesting
+          ? 'No publisher has been fetched yet. The service fills its database by itself; this list fills as it goes.'
+          : 'No publisher has been fetched yet, and this service does not fetch (it runs with --no-ingest): fill it with fxrates ingest or fxrates import.',
         'empty',
       );
     table.querySelector('tbody')!.replaceChildren(
@@ -463,7 +465,9 @@ async function loadStatus(): Promise<void> {
           element('span', { className: `badge state-${row.state}`, text: row.state }),
         );
         if (row.last_error)
-          stateCell.append(element('small', { className: 'error', text: row.last_error }));
+          stateCell.firstElementChild!.append(
+            element('small', { className: 'error', text: row.last_error }),
+          );
         const cells = [
           cell(
             'Source',
@@ -482,10 +486,13 @@ async function loadStatus(): Promise<void> {
           cell(
             'History',
             row.first_date && row.last_date
-              ? element('span', {
-                  className: 'dates',
-                  text: `${row.first_date} to ${row.last_date}`,
-                })
+              ? element(
+                  'span',
+                  {},
+                  element('span', { className: 'dates', text: row.first_date }),
+                  ' to ',
+                  element('span', { className: 'dates', text: row.last_date }),
+                )
               : '—',
           ),
         ];
