@@ -371,6 +371,24 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
       await apiRate('USD', 'GBP', '&sources=boe,imf,ecb'),
     );
     assert.equal(await page.locator('tr[data-code="GBP"] .badge.carried').count(), 1);
+    await page.locator('.sources-card').screenshot({ path: join(ARTIFACTS, 'web-sources.png') });
+    await page.close();
+  });
+
+  test('the publishers table shows the next attempt when the status endpoint gives it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const next = new Date(Date.now() + 3_600_000).toISOString();
+    await page.route('**/v1/exchangerate/status*', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      for (const row of body.sources) row.next_attempt = row.source === 'boe' ? next : null;
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto(`${origin}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.locator('#status-table th', { hasText: 'Next attempt' }).waitFor();
+    const boe = page.locator('#status-table tr[data-source="boe"] td').last();
+    assert.equal(await boe.innerText(), `${next.slice(0, 10)} ${next.slice(11, 16)} UTC`);
     await page.close();
   });
 
