@@ -18,6 +18,7 @@ import { metaRoutes } from './routes/meta.js';
 import { queryRoutes } from './routes/query.js';
 import { rateRoutes } from './routes/rates.js';
 import { statusRoutes } from './routes/status.js';
+import { loadWebPage, webRoutes, type WebPage } from './routes/web.js';
 import { queryStringOf } from './routes/respond.js';
 import type { Store } from './store/store.js';
 import { MAX_SQL_LENGTH } from './store/sql-guard.js';
@@ -48,6 +49,8 @@ export interface AppOptions {
   runningSources?: () => ReadonlySet<string>;
   /** Whether this process ingests now (it holds the ingest lease); defaults to `ingesting`. */
   ingestRole?: () => 'ingesting' | 'serving';
+  /** The built web page; defaults to the one `npm ci` built (none: `/` is the JSON index only). */
+  web?: WebPage | null;
 }
 
 export interface QueryLimits {
@@ -169,7 +172,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   catalogRoutes(app, context);
   queryRoutes(app, context);
   statusRoutes(app, context);
-  metaRoutes(app, VERSION);
+  const web = options.web === undefined ? loadWebPage() : options.web;
+  webRoutes(app, web);
+  metaRoutes(app, VERSION, web);
   return app;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { jsonText } from '../format/document-writers.js';
 import { CONTENT_TYPES, readOnlyEndpoint, sendRepresentation } from './respond.js';
+import { prefersHtml, sendWebPage, type WebPage } from './web.js';
 
 const INDEX = {
   name: 'fxrates',
@@ -18,8 +19,15 @@ const INDEX = {
   },
 };
 
-/** The OpenAPI document, generated from the route schemas, and a small index pointing to it. */
-export function metaRoutes(app: FastifyInstance, version: string): void {
+/**
+ * The OpenAPI document, generated from the route schemas, and a small index pointing to it
+ * (the web page instead, for a browser, when it was built).
+ */
+export function metaRoutes(
+  app: FastifyInstance,
+  version: string,
+  web: WebPage | null = null,
+): void {
   // Both change only with the program, so the version names them.
   const representation = { contentType: CONTENT_TYPES.json, settled: false };
   readOnlyEndpoint(app, '/v1/openapi.json', { hide: true }, (request, reply) =>
@@ -28,8 +36,17 @@ export function metaRoutes(app: FastifyInstance, version: string): void {
     ),
   );
   readOnlyEndpoint(app, '/', { hide: true }, (request, reply) =>
-    sendRepresentation(request, reply, { ...representation, etagParts: ['index', version] }, () =>
-      jsonText({ ...INDEX, version }, true),
-    ),
+    web && prefersHtml(request)
+      ? sendWebPage(request, reply, web)
+      : sendRepresentation(
+          request,
+          reply,
+          {
+            ...representation,
+            etagParts: ['index', version],
+            extraHeaders: { vary: 'Accept, Accept-Encoding' },
+          },
+          () => jsonText({ ...INDEX, version }, true),
+        ),
   );
 }
