@@ -1,4 +1,4 @@
-import { divideRounded, formatDecimal } from '../exact-decimal.js';
+import { divideRounded, formatDecimal, type Decimal } from '../exact-decimal.js';
 
 /**
  * Rates as JSON/CSV/XML number text (CONTRACT §6): rounded half away from zero to at most
@@ -60,6 +60,32 @@ export function formatQuotient(numerator: number, denominator: number, decimals:
   return formatDecimal(
     divideRounded(
       { coefficient: BigInt(digitsOf(n)), scale: -n.exponent },
+      { coefficient: BigInt(digitsOf(d)), scale: -d.exponent },
+      decimals,
+    ),
+  );
+}
+
+/**
+ * numerator / denominator x amount, rounded once to `decimals` digits: the product is taken on
+ * the exact quotient of the shortest texts (amount=3 on 1/3 gives 1, not 0.9999999999999999).
+ */
+export function formatScaledQuotient(
+  numerator: number,
+  denominator: number,
+  amount: Decimal,
+  decimals: number,
+): string {
+  if (amount.coefficient === 1n && amount.scale === 0)
+    return formatQuotient(numerator, denominator, decimals);
+  const n = cachedDigits(numerator, numeratorCache);
+  const d = cachedDigits(denominator, denominatorCache);
+  return formatDecimal(
+    divideRounded(
+      {
+        coefficient: BigInt(digitsOf(n)) * amount.coefficient,
+        scale: amount.scale - n.exponent,
+      },
       { coefficient: BigInt(digitsOf(d)), scale: -d.exponent },
       decimals,
     ),

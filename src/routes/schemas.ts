@@ -32,6 +32,10 @@ const commonRateQuery: TProperties = {
     },
   ),
   decimals: text('Most digits after the decimal point in a rate.', { default: '16' }),
+  amount: text(
+    'Amount of the base currency to convert: every rate is multiplied by it before rounding to decimals. A positive decimal number of at most 30 digits.',
+    { default: '1' },
+  ),
   pretty_print: text('Indent json and xml output.', { enum: ['true', 'false'], default: 'true' }),
   show_query: text(
     'Add the SQL statement that produced the rates (json key query, xml element query, csv header X-Query).',
