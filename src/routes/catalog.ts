@@ -64,7 +64,9 @@ async function sendCatalog(
           status: 'success',
           ...error,
           num_symbols: currencies.length,
-          symbols: Object.fromEntries(currencies.map((c) => [c.symbol, { sources: c.sources }])),
+          symbols: Object.fromEntries(
+            currencies.map((c) => [c.symbol, { name: c.name, sources: c.sources }]),
+          ),
         },
         params.prettyPrint,
       );
