@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeRates } from '../format/rate-writers.js';
 import { ResponseCache, collectText } from '../http/response-cache.js';
+import { HistoryCoverage } from '../resolve/history-coverage.js';
 import type { RateRow } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
 import type { SqlValue, Store } from '../store/store.js';
@@ -10,10 +11,11 @@ import { dateParams, rangeParams, rateQuerySchema, rateResponseDescription } fro
 
 export function rateRoutes(app: FastifyInstance, context: ServiceContext): void {
   const cache = new ResponseCache();
+  const coverage = new HistoryCoverage(() => context.store.ingestStates());
   const answer =
     (path: (request: FastifyRequest) => RatePath) =>
     (request: FastifyRequest, reply: FastifyReply) =>
-      sendRates(context, cache, request, reply, path(request));
+      sendRates(context, cache, coverage, request, reply, path(request));
 
   readOnlyEndpoint(
     app,
@@ -65,6 +67,7 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
 async function sendRates(
   context: ServiceContext,
   cache: ResponseCache,
+  coverage: HistoryCoverage,
   request: FastifyRequest,
   reply: FastifyReply,
   path: RatePath,
@@ -87,13 +90,19 @@ async function sendRates(
     return text;
   };
   const { cacheKey } = plan;
+  // A day of caching only for answers that cannot change any more: every date is past the
+  // publishers' corrections (SPEC.md rule 4) and every requested source has fetched its history
+  // through them. During a first backfill, or on an empty database, a minute.
+  const settled =
+    isSettled(plan.newestDate, today) &&
+    (await coverage.covers(plan.params.sources, plan.newestDate, version));
   return sendRepresentation(
     request,
     reply,
     {
       contentType: CONTENT_TYPES[format],
       etagParts: [version, today, request.url],
-      settled: isSettled(plan.newestDate, today),
+      settled,
       problems: plan.params.problems,
       extraHeaders:
         format === 'csv' && plan.params.showQuery
