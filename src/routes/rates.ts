@@ -7,7 +7,8 @@ import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-reque
 import type { SqlValue, Store } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
-import { dateParams, rangeParams, rateQuerySchema, rateResponseDescription } from './schemas.js';
+import { documentedResponses } from './openapi-responses.js';
+import { dateParams, rangeParams, rateQuerySchema, rateSuccess } from './schemas.js';
 
 export function rateRoutes(app: FastifyInstance, context: ServiceContext): void {
   const cache = new ResponseCache();
@@ -21,9 +22,12 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
     app,
     '/v1/exchangerate/latest',
     {
+      operationId: 'latestRates',
       summary: 'Latest rates',
+      description: 'The rates of today (UTC), each the most recent within up_to_days_before.',
+      tags: ['rates'],
       querystring: rateQuerySchema(false),
-      response: rateResponseDescription,
+      response: documentedResponses(rateSuccess(false)),
     },
     answer(() => ({ endpoint: 'latest' })),
   );
@@ -31,9 +35,12 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
     app,
     '/v1/exchangerate/all',
     {
-      summary: 'All rates ever held (same as /v1/exchangerate/*/*)',
+      operationId: 'allRates',
+      summary: 'All rates ever held',
+      description: 'Every date from the earliest held to today; the same as /v1/exchangerate/*/*.',
+      tags: ['rates'],
       querystring: rateQuerySchema(true),
-      response: rateResponseDescription,
+      response: documentedResponses(rateSuccess(true)),
     },
     answer(() => ({ endpoint: 'all' })),
   );
@@ -41,10 +48,15 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
     app,
     '/v1/exchangerate/:date',
     {
+      operationId: 'ratesOfDate',
       summary: 'Rates of one date',
+      tags: ['rates'],
       params: dateParams,
       querystring: rateQuerySchema(false),
-      response: rateResponseDescription,
+      response: documentedResponses(rateSuccess(false), {
+        400: 'a YYYY-MM-DD segment that is no calendar date (2023-02-29)',
+        404: 'a segment that is not a date',
+      }),
     },
     answer((request) => ({ endpoint: 'date', date: (request.params as { date: string }).date })),
   );
@@ -52,10 +64,17 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
     app,
     '/v1/exchangerate/:start_date/:end_date',
     {
+      operationId: 'ratesOfRange',
       summary: 'Rates over a range of dates',
+      description:
+        'The start date and every later date on which a requested source published, newest first; swapped dates are put in order.',
+      tags: ['rates'],
       params: rangeParams,
       querystring: rateQuerySchema(true),
-      response: rateResponseDescription,
+      response: documentedResponses(rateSuccess(true), {
+        400: 'a YYYY-MM-DD segment that is no calendar date (2023-02-29)',
+        404: 'a segment that is neither a date nor *',
+      }),
     },
     answer((request) => {
       const params = request.params as { start_date: string; end_date: string };
