@@ -93,6 +93,14 @@ describe('the OpenAPI document and the API reference at /docs', () => {
       'X-Error',
       'X-Query',
     ]);
+    assert.match(
+      (date.responses['200']!.headers!['Cache-Control'] as { description: string }).description,
+      /max-age=86400 when the answer cannot change any more/,
+    );
+    assert.deepEqual(Object.keys(byPath['/v1/openapi.json']!.responses['200']!.headers ?? {}), [
+      'ETag',
+      'Cache-Control',
+    ]);
     assert.deepEqual(Object.keys(date.responses).sort(), ['200', '304', '400', '404', '431']);
     assert.ok(date.parameters?.some((p) => p.name === 'amount' && p.in === 'query'));
     const entry =

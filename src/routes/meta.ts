@@ -8,6 +8,7 @@ const INDEX = {
   name: 'fxrates',
   description: 'Currency exchange rates from official publishers.',
   openapi: '/v1/openapi.json',
+  docs: '/docs',
   endpoints: {
     latest: '/v1/exchangerate/latest',
     date: '/v1/exchangerate/{YYYY-MM-DD}',
@@ -44,6 +45,7 @@ export function metaRoutes(app: FastifyInstance, version: string): void {
       response: documentedResponses({
         description: 'An OpenAPI 3.1 document.',
         json: Type.Object({}, { additionalProperties: true }),
+        reportsProblems: false,
       }),
     },
     (request, reply) =>

@@ -15,10 +15,7 @@ const HEADERS = {
     description:
       'Weak validator naming what the answer was computed from (the data version, the day, the URL); send it back in If-None-Match to get 304 while nothing changed.',
   }),
-  'Cache-Control': Type.String({
-    description:
-      'public, max-age=86400 for rate answers that cannot change any more (every date more than 2 days old, every requested source fetched through it); public, max-age=60 otherwise.',
-  }),
+  'Cache-Control': Type.String({ description: 'public, max-age=60' }),
   'X-Error': Type.String({
     description:
       'Parameter problems, when there are any: the answer is for the most likely intended query (also the json key error).',
@@ -40,7 +37,15 @@ export interface SuccessDocumentation {
   xml?: string;
   /** X-Query, for endpoints that can show their SQL in csv. */
   showsQuery?: boolean;
+  /** X-Error, for endpoints that take parameters; true unless said otherwise. */
+  reportsProblems?: boolean;
+  /** What Cache-Control says, when it is not `public, max-age=60`. */
+  cacheControl?: string;
 }
+
+/** The Cache-Control of rate answers (src/routes/rates.ts). */
+export const RATE_CACHE_CONTROL =
+  'public, max-age=86400 when the answer cannot change any more: every date in it is more than 2 days old and every requested source has fetched its history through it; public, max-age=60 otherwise.';
 
 const ERRORS = {
   400: 'The request is malformed',
@@ -54,8 +59,12 @@ export function documentedResponses(
   success: SuccessDocumentation,
   errors: Partial<Record<keyof typeof ERRORS, string>> = {},
 ): Record<string, unknown> {
-  const headerNames: HeaderName[] = ['ETag', 'Cache-Control', 'X-Error'];
+  const headerNames: HeaderName[] = ['ETag', 'Cache-Control'];
+  if (success.reportsProblems !== false) headerNames.push('X-Error');
   if (success.showsQuery) headerNames.push('X-Query');
+  const headers = pick(headerNames);
+  if (success.cacheControl !== undefined)
+    headers['Cache-Control'] = Type.String({ description: success.cacheControl });
   const content: Record<string, { schema: TSchema }> = {
     [MEDIA_TYPES.json]: { schema: success.json },
   };
@@ -67,12 +76,12 @@ export function documentedResponses(
   const responses: Record<string, unknown> = {
     200: {
       description: success.description,
-      headers: pick(headerNames),
+      headers,
       content,
     },
     304: {
       description: 'Not Modified: the ETag sent in If-None-Match is current.',
-      headers: pick(['ETag', 'Cache-Control']),
+      headers: { ETag: headers.ETag, 'Cache-Control': headers['Cache-Control'] },
       type: 'null',
     },
   };

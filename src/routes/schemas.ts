@@ -1,4 +1,5 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { RATE_CACHE_CONTROL } from './openapi-responses.js';
 import { AGGREGATIONS } from '../resolve/rate-query.js';
 import { ALL_ENDPOINT_SOURCE_ORDER, DEFAULT_SOURCE_ORDER } from '../sources/registry.js';
 
@@ -158,6 +159,7 @@ export function rateSuccess(ranged: boolean) {
     csv: RATE_CSV,
     xml: RATE_XML,
     showsQuery: true,
+    cacheControl: RATE_CACHE_CONTROL,
   };
 }
 

@@ -44,6 +44,7 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
         description: statusResponseDescription[200].description ?? '',
         json: statusResponseDescription[200],
         csv: `Columns ${COLUMNS.join(',')}.`,
+        cacheControl: 'no-cache: the state changes with every ingestion run.',
       }),
     },
     async (request, reply) => {
