@@ -25,6 +25,16 @@ forEachEngine((engine) => {
         );
       }
       await service.store.writeObservations(data);
+      // The ECB's history is fetched through today (see caching.test.ts for backfills).
+      await service.store.saveIngestState({
+        source: 'ecb',
+        lastAttempt: new Date('2024-03-20T16:00:00Z'),
+        lastSuccess: new Date('2024-03-20T16:00:00Z'),
+        lastError: null,
+        completeThrough: '2024-03-20',
+        lastRunStored: 0,
+        lastRunDropped: 0,
+      });
     });
     after(() => service.close());
 
@@ -155,16 +165,6 @@ forEachEngine((engine) => {
     });
 
     test('Cache-Control: a day when every date is more than 2 days old, a minute otherwise', async () => {
-      // The ECB's history is fetched through today (see caching.test.ts for backfills).
-      await service.store.saveIngestState({
-        source: 'ecb',
-        lastAttempt: new Date('2024-03-20T16:00:00Z'),
-        lastSuccess: new Date('2024-03-20T16:00:00Z'),
-        lastError: null,
-        completeThrough: '2024-03-20',
-        lastRunStored: 0,
-        lastRunDropped: 0,
-      });
       const cases: [string, string][] = [
         ['/v1/exchangerate/2024-03-17?sources=ecb', 'public, max-age=86400'],
         ['/v1/exchangerate/2024-03-18?sources=ecb', 'public, max-age=60'],

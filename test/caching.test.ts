@@ -74,7 +74,18 @@ forEachEngine((engine) => {
       assert.equal(await cacheControl('/v1/exchangerate/2024-03-04'), MINUTE);
     });
 
+    test('progress recorded without new data counts within a second', async () => {
+      await service.store.saveIngestState(fetchedThrough('boe', '2024-03-05'));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal(await cacheControl('/v1/exchangerate/2024-03-04?sources=ecb,boe'), DAY);
+    });
+
     test('after the backfill: a day for dates more than 2 days old, a minute for recent ones', async () => {
+      // The last run stores the newest figures, then records that the history is complete.
+      await service.store.writeObservations([
+        observation('ecb', 'USD', '2024-03-19T15:00:00Z', 1.0863),
+        observation('boe', 'USD', '2024-03-19T15:00:00Z', 1.2725),
+      ]);
       await service.store.saveIngestState(fetchedThrough('ecb', '2024-03-20'));
       await service.store.saveIngestState(fetchedThrough('boe', '2024-03-20'));
       assert.equal(await cacheControl('/v1/exchangerate/2024-03-12?sources=ecb'), DAY);
