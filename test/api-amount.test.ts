@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import { parseDecimal } from '../src/exact-decimal.js';
+import { formatScaledQuotient } from '../src/format/rate-number.js';
 import {
   forEachEngine,
   getJson,
@@ -27,9 +30,21 @@ function product(a: string, b: string): string {
   return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }
 
+/** A number's shortest text in plain notation: 1e-7 is 0.0000001. */
+function plain(value: number): string {
+  const [mantissa = '', exponentText = '0'] = String(value).split('e');
+  const [integer = '', fraction = ''] = mantissa.split('.');
+  const exponent = Number(exponentText);
+  const digits = integer + fraction;
+  const point = integer.length + exponent;
+  if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return digits + '0'.repeat(point - digits.length);
+  return `${digits.slice(0, point)}.${digits.slice(point)}`;
+}
+
 /** amount x numerator / denominator, rounded half away from zero to `decimals`. */
 function converted(amount: string, numerator: number, denominator: number, decimals = 16): string {
-  return exactQuotientText(product(amount, String(numerator)), denominator, decimals);
+  return exactQuotientText(product(amount, plain(numerator)), plain(denominator), decimals);
 }
 
 forEachEngine((engine) => {
@@ -160,5 +175,40 @@ forEachEngine((engine) => {
       assert.equal(again.body.rates.JPY.rate, 163.2);
       assert.notEqual(one.headers.etag, ten.headers.etag);
     });
+  });
+});
+
+/** Publisher-like figures: 1 to 17 significant digits at any magnitude a rate has. */
+const figure = fc
+  .tuple(fc.integer({ min: 1, max: 17 }), fc.double({ min: 1e-9, max: 1e9, noNaN: true }))
+  .map(([digits, value]) => Number(value.toPrecision(digits)))
+  .filter((value) => value > 0);
+
+/** Amounts as people type them: up to 30 digits, some after the point. */
+const amountText = fc
+  .tuple(fc.bigInt({ min: 1n, max: 10n ** 30n - 1n }), fc.integer({ min: 0, max: 12 }))
+  .map(([digits, scale]) => {
+    const text = digits.toString().padStart(scale + 1, '0');
+    return scale === 0 ? text : `${text.slice(0, -scale)}.${text.slice(-scale)}`;
+  });
+
+describe('amount arithmetic', () => {
+  test('amount x numerator / denominator is exact, then rounded once half away from zero', () => {
+    fc.assert(
+      fc.property(
+        figure,
+        figure,
+        fc.oneof(amountText, fc.constantFrom('1', '2', '0.5', '100', '250.5')),
+        fc.integer({ min: 1, max: 40 }),
+        (a, b, amount, decimals) => {
+          assert.equal(
+            formatScaledQuotient(a, b, parseDecimal(amount)!, decimals),
+            converted(amount, a, b, decimals),
+            `${amount} x ${a} / ${b} @ ${decimals}`,
+          );
+        },
+      ),
+      { numRuns: 20_000 },
+    );
   });
 });
