@@ -145,6 +145,37 @@ forEachEngine((engine) => {
       );
     });
 
+    test('every rate endpoint in every format: the same multiplied, rounded rates', async () => {
+      // EUR-based ECB figures: 3.3 x 1.0863 = 3.58479 and 3.3 x 1.0872 = 3.58776, to 2 decimals.
+      const expected: Record<string, string[]> = {
+        latest: ['3.58'],
+        '2024-03-19': ['3.58'],
+        '2024-03-18/2024-03-19': ['3.58', '3.59'],
+        all: ['3.58', '3.59'],
+      };
+      const ratesIn = (format: string, body: string): string[] => {
+        if (format === 'csv')
+          return body
+            .trim()
+            .split('\r\n')
+            .slice(1)
+            .map((line) => line.split(',')[4]!);
+        if (format === 'xml') return [...body.matchAll(/>([^<]*)<\/rate>/g)].map((m) => m[1]!);
+        const rates = JSON.parse(body).rates;
+        const entries = rates.USD ? [rates] : Object.values(rates);
+        return entries.map((entry: any) => String(entry.USD.rate));
+      };
+      for (const [path, rates] of Object.entries(expected)) {
+        for (const format of ['json', 'csv', 'xml']) {
+          const url = `/v1/exchangerate/${path}?sources=ecb&base=EUR&symbols=USD&amount=3.3&decimals=2&format=${format}`;
+          const response = await service.app.inject(url);
+          assert.equal(response.statusCode, 200, url);
+          assert.equal(response.headers['x-error'], undefined, url);
+          assert.deepEqual(ratesIn(format, response.body), rates, url);
+        }
+      }
+    });
+
     test('an unusable amount gets the default of 1 and an X-Error', async () => {
       const plain = await getJson(
         service.app,
