@@ -13,8 +13,9 @@ import type { Env } from './env.js';
 import { HttpProblem } from './errors.js';
 import { errorText, type ErrorFormat } from './format/document-writers.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { docsRoutes } from './routes/docs.js';
 import type { ServiceContext } from './routes/context.js';
-import { metaRoutes } from './routes/meta.js';
+import { OPENAPI_TAGS, metaRoutes } from './routes/meta.js';
 import { queryRoutes } from './routes/query.js';
 import { rateRoutes } from './routes/rates.js';
 import { statusRoutes } from './routes/status.js';
@@ -123,7 +124,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         version: VERSION,
         description:
           'Currency exchange rates from official publishers. Parameter problems never fail a request: the answer is for the most likely intended query, with the problem in the X-Error header (and the json key error).',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      servers: [{ url: '/', description: 'This service' }],
+      // Every endpoint is public: no authentication.
+      security: [],
+      tags: OPENAPI_TAGS,
     },
   });
 
@@ -175,6 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const web = options.web === undefined ? loadWebPage() : options.web;
   webRoutes(app, web);
   metaRoutes(app, VERSION, web);
+  docsRoutes(app, VERSION);
   return app;
 }
 

@@ -29,13 +29,15 @@ forEachEngine((engine) => {
         status: 'success',
         num_symbols: 3,
         symbols: {
-          CHF: { sources: ['imf', 'ecb'] },
-          EUR: { sources: ['imf', 'ecb'] },
-          USD: { sources: ['imf', 'ecb'] },
+          CHF: { name: 'Swiss Franc', sources: ['imf', 'ecb'] },
+          EUR: { name: 'Euro', sources: ['imf', 'ecb'] },
+          USD: { name: 'US Dollar', sources: ['imf', 'ecb'] },
         },
       });
       const reordered = await getJson(service.app, '/v1/currencies?sources=ecb,imf&symbols=CHF');
-      assert.deepEqual(reordered.body.symbols, { CHF: { sources: ['ecb', 'imf'] } });
+      assert.deepEqual(reordered.body.symbols, {
+        CHF: { name: 'Swiss Franc', sources: ['ecb', 'imf'] },
+      });
     });
 
     test("currencies: a currency only from left-out sources is omitted; defaults are SPEC.md's list, * is every source", async () => {
@@ -43,12 +45,13 @@ forEachEngine((engine) => {
       assert.deepEqual(Object.keys(onlyEcb.body.symbols), ['CHF', 'EUR', 'USD']);
       const defaults = await getJson(service.app, '/v1/currencies');
       // Sources with no data yet still provide their relative currency.
-      assert.deepEqual(defaults.body.symbols.NGN, { sources: ['cbn'] });
-      assert.deepEqual(defaults.body.symbols.USD, { sources: ['imf', 'ecb', 'float_rates'] });
+      assert.deepEqual(defaults.body.symbols.NGN, { name: 'Nigerian Naira', sources: ['cbn'] });
+      assert.deepEqual(defaults.body.symbols.USD.sources, ['imf', 'ecb', 'float_rates']);
       // Publishers beyond SPEC.md's list answer when named, or with sources=*.
       const every = await getJson(service.app, '/v1/currencies?sources=*');
       // ecb observed USD; every publisher quoting against USD provides it too, by precedence.
       assert.deepEqual(every.body.symbols.USD, {
+        name: 'US Dollar',
         sources: SOURCES.filter((s) => s.key === 'ecb' || s.relativeCurrency === 'USD').map(
           (s) => s.key,
         ),

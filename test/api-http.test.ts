@@ -25,6 +25,16 @@ forEachEngine((engine) => {
         );
       }
       await service.store.writeObservations(data);
+      // The ECB's history is fetched through today (see caching.test.ts for backfills).
+      await service.store.saveIngestState({
+        source: 'ecb',
+        lastAttempt: new Date('2024-03-20T16:00:00Z'),
+        lastSuccess: new Date('2024-03-20T16:00:00Z'),
+        lastError: null,
+        completeThrough: '2024-03-20',
+        lastRunStored: 0,
+        lastRunDropped: 0,
+      });
     });
     after(() => service.close());
 
@@ -156,13 +166,13 @@ forEachEngine((engine) => {
 
     test('Cache-Control: a day when every date is more than 2 days old, a minute otherwise', async () => {
       const cases: [string, string][] = [
-        ['/v1/exchangerate/2024-03-17', 'public, max-age=86400'],
-        ['/v1/exchangerate/2024-03-18', 'public, max-age=60'],
-        ['/v1/exchangerate/2024-03-01/2024-03-17', 'public, max-age=86400'],
-        ['/v1/exchangerate/2024-03-01/2024-03-18', 'public, max-age=60'],
-        ['/v1/exchangerate/2024-03-01/*', 'public, max-age=60'],
-        ['/v1/exchangerate/all', 'public, max-age=60'],
-        ['/v1/exchangerate/latest', 'public, max-age=60'],
+        ['/v1/exchangerate/2024-03-17?sources=ecb', 'public, max-age=86400'],
+        ['/v1/exchangerate/2024-03-18?sources=ecb', 'public, max-age=60'],
+        ['/v1/exchangerate/2024-03-01/2024-03-17?sources=ecb', 'public, max-age=86400'],
+        ['/v1/exchangerate/2024-03-01/2024-03-18?sources=ecb', 'public, max-age=60'],
+        ['/v1/exchangerate/2024-03-01/*?sources=ecb', 'public, max-age=60'],
+        ['/v1/exchangerate/all?sources=ecb', 'public, max-age=60'],
+        ['/v1/exchangerate/latest?sources=ecb', 'public, max-age=60'],
       ];
       for (const [url, expected] of cases) {
         const response = await service.app.inject(url);

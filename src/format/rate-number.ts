@@ -1,4 +1,4 @@
-import { divideRounded, formatDecimal } from '../exact-decimal.js';
+import { divideRounded, formatDecimal, type Decimal } from '../exact-decimal.js';
 
 /**
  * Rates as JSON/CSV/XML number text (CONTRACT §6): rounded half away from zero to at most
@@ -38,8 +38,15 @@ export function formatRate(value: number, decimals: number): string {
  */
 export function formatQuotient(numerator: number, denominator: number, decimals: number): string {
   if (denominator === 1) return formatRate(numerator, decimals);
-  const n = cachedDigits(numerator, numeratorCache);
-  const d = cachedDigits(denominator, denominatorCache);
+  return quotientOfDigits(
+    cachedDigits(numerator, numeratorCache),
+    cachedDigits(denominator, denominatorCache),
+    decimals,
+  );
+}
+
+/** n / d rounded to `decimals` (see formatQuotient). */
+function quotientOfDigits(n: Digits, d: Digits, decimals: number): string {
   // numerator / denominator = (n.value x 10^shift) / d.value: bring both to integers whose
   // quotient is the answer, then divide in exact integer doubles when they stay small enough.
   const shift = n.exponent - d.exponent;
@@ -60,6 +67,42 @@ export function formatQuotient(numerator: number, denominator: number, decimals:
   return formatDecimal(
     divideRounded(
       { coefficient: BigInt(digitsOf(n)), scale: -n.exponent },
+      { coefficient: BigInt(digitsOf(d)), scale: -d.exponent },
+      decimals,
+    ),
+  );
+}
+
+/**
+ * numerator / denominator x amount, rounded once to `decimals` digits: the product is taken on
+ * the exact quotient of the shortest texts (amount=3 on 1/3 gives 1, not 0.9999999999999999).
+ */
+export function formatScaledQuotient(
+  numerator: number,
+  denominator: number,
+  amount: Decimal,
+  decimals: number,
+): string {
+  if (amount.coefficient === 1n && amount.scale === 0)
+    return formatQuotient(numerator, denominator, decimals);
+  const n = cachedDigits(numerator, numeratorCache);
+  const d = cachedDigits(denominator, denominatorCache);
+  // Usually the amount's digits times the rate's stay an exact integer in a double: then the
+  // quotient takes the same fast path as a rate for one unit.
+  if (n.value !== undefined && amount.coefficient <= MAX_EXACT_AMOUNT) {
+    const value = n.value * Number(amount.coefficient);
+    if (value <= MAX_EXACT_DIGITS) {
+      // (A numerator's digit count is never read.)
+      const scaled = { value, count: 0, exponent: n.exponent - amount.scale, text: undefined };
+      return quotientOfDigits(scaled, d, decimals);
+    }
+  }
+  return formatDecimal(
+    divideRounded(
+      {
+        coefficient: BigInt(digitsOf(n)) * amount.coefficient,
+        scale: amount.scale - n.exponent,
+      },
       { coefficient: BigInt(digitsOf(d)), scale: -d.exponent },
       decimals,
     ),
@@ -104,6 +147,7 @@ function shortestDigits(value: number): Digits {
 
 /** A value at most 15 digits long is exact in a double, and so is each step on it. */
 const MAX_EXACT_DIGITS = 999_999_999_999_999;
+const MAX_EXACT_AMOUNT = BigInt(MAX_EXACT_DIGITS);
 
 function digitsOfText(value: number): Digits {
   const text = String(value);

@@ -1,6 +1,7 @@
 import type { RateRow } from '../resolve/rate-query.js';
 import type { RateFormat } from '../params/rate-params.js';
-import { formatQuotient } from './rate-number.js';
+import type { Decimal } from '../exact-decimal.js';
+import { formatScaledQuotient } from './rate-number.js';
 import { XML_DECLARATION, csvLine, xmlEscape } from './text-escapes.js';
 
 /** The fields of a rate response that come before its rates, in output order. */
@@ -17,6 +18,8 @@ export interface RateHead {
 export interface RateWriterOptions {
   prettyPrint: boolean;
   decimals: number;
+  /** Each rate is multiplied by this before rounding (the `amount` parameter; 1 by default). */
+  amount: Decimal;
   /** max_sources_per_symbol > 1: each symbol maps source keys to entries (CONTRACT §6). */
   perSource: boolean;
   /** Range and all responses nest the symbols under their dates. */
@@ -84,7 +87,7 @@ async function* writeJson(
         text += `${depth === common && depth < open.length ? ',' : ''}${member(depth + 2, containers[depth]!, '{')}`;
       }
       const leafKey = perSource ? row.source : row.symbol;
-      text += `${written && common === containers.length ? ',' : ''}${leafIndent}"${leafKey}"${colon}${rateKey}${formatQuotient(row.symbolRate, row.baseRate, decimals)}${timeKey}${row.observationTime}`;
+      text += `${written && common === containers.length ? ',' : ''}${leafIndent}"${leafKey}"${colon}${rateKey}${formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, decimals)}${timeKey}${row.observationTime}`;
       text += perSource ? leafClose : `${sourceKey}${row.source}${leafClose}`;
       open = containers;
       written = true;
@@ -111,7 +114,7 @@ async function* writeCsv(
         head.base,
         row.symbol,
         row.source,
-        formatQuotient(row.symbolRate, row.baseRate, options.decimals),
+        formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, options.decimals),
         row.observationTime,
       ]);
     }
@@ -138,7 +141,7 @@ async function* writeXml(
     for (const row of rows) {
       text += `${newline}${indent(2)}<rate date="${row.date}" symbol="${xmlEscape(row.symbol)}" source="${xmlEscape(
         row.source,
-      )}" observation_time="${row.observationTime}">${formatQuotient(row.symbolRate, row.baseRate, options.decimals)}</rate>`;
+      )}" observation_time="${row.observationTime}">${formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, options.decimals)}</rate>`;
     }
     written ||= text !== '';
     if (text) yield text;

@@ -7,8 +7,10 @@ import {
   readEnum,
   readSources,
   readSymbols,
+  readPositiveDecimal,
   readPositiveInteger,
 } from './raw-params.js';
+import type { Decimal } from '../exact-decimal.js';
 
 export type RateEndpoint = 'latest' | 'date' | 'range' | 'all';
 export const RATE_FORMATS = ['json', 'csv', 'xml'] as const;
@@ -17,6 +19,8 @@ export type RateFormat = (typeof RATE_FORMATS)[number];
 export const DEFAULT_BASE = 'USD';
 export const DEFAULT_DECIMALS = 16;
 export const DEFAULT_UP_TO_DAYS_BEFORE = 4;
+/** Rates are for one unit of the base unless `amount` says otherwise. */
+export const DEFAULT_AMOUNT: Decimal = { coefficient: 1n, scale: 0 };
 /** Larger values of decimals mean this many. */
 export const MAX_DECIMALS = 100;
 /** 100 years: CONTRACT §8 reduces larger values to this. */
@@ -33,6 +37,7 @@ const COMMON = [
   'decimals',
   'pretty_print',
   'show_query',
+  'amount',
 ];
 
 export interface RateParams {
@@ -44,6 +49,8 @@ export interface RateParams {
   maxSourcesPerSymbol: number;
   selection: Selection;
   decimals: number;
+  /** Every rate is multiplied by this before rounding to `decimals`. */
+  amount: Decimal;
   prettyPrint: boolean;
   showQuery: boolean;
   aggregation: Aggregation;
@@ -98,6 +105,7 @@ export function parseRateParams(
     decimals: readPositiveInteger(params, 'decimals', DEFAULT_DECIMALS, {
       saturation: MAX_DECIMALS,
     }),
+    amount: readPositiveDecimal(params, 'amount', DEFAULT_AMOUNT),
     prettyPrint: readBoolean(params, 'pretty_print', true),
     showQuery: readBoolean(params, 'show_query', false),
     aggregation: ranged ? readEnum(params, 'aggregation', AGGREGATIONS, 'day') : 'day',

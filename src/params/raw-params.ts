@@ -1,3 +1,4 @@
+import { formatDecimal, parseDecimal, type Decimal } from '../exact-decimal.js';
 import { SOURCES, findSource } from '../sources/registry.js';
 
 /**
@@ -110,6 +111,30 @@ export function readPositiveInteger(
     return max;
   }
   return Math.min(number, saturation);
+}
+
+/** Digits a decimal parameter may have: more would only make every rate longer, never truer. */
+export const MAX_DECIMAL_DIGITS = 30;
+
+/**
+ * A positive decimal in plain notation (12, 0.5, .25, 1000.125); anything else, zero, or more
+ * than MAX_DECIMAL_DIGITS digits is reported and `fallback` stands.
+ */
+export function readPositiveDecimal(params: RawParams, name: string, fallback: Decimal): Decimal {
+  const value = params.get(name);
+  if (value === undefined) return fallback;
+  const digits = value.replace('.', '');
+  const parsed = /^(\d+\.?\d*|\.\d+)$/.test(value) ? parseDecimal(value) : undefined;
+  if (parsed === undefined || parsed.coefficient <= 0n || digits.length > MAX_DECIMAL_DIGITS) {
+    params.rejected(
+      name,
+      value,
+      `a positive decimal number of at most ${MAX_DECIMAL_DIGITS} digits`,
+      formatDecimal(fallback),
+    );
+    return fallback;
+  }
+  return parsed;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CatalogParams } from '../params/catalog-params.js';
 import { defaultPrecedence, findSource } from '../sources/registry.js';
 import type { Catalog } from '../store/store.js';
+import { currencyName } from './currency-names.js';
 
 /** A source's symbols: its relative currency and every symbol it observed, A-Z (CONTRACT §5). */
 export function providedSymbols(catalog: Catalog, key: string): string[] {
@@ -11,6 +12,8 @@ export function providedSymbols(catalog: Catalog, key: string): string[] {
 
 export interface CurrencyListing {
   symbol: string;
+  /** English name (currency-names.ts). */
+  name: string;
   sources: string[];
 }
 
@@ -25,7 +28,11 @@ export function listCurrencies(catalog: Catalog, params: CatalogParams): Currenc
       bySymbol.set(symbol, list);
     }
   }
-  return [...bySymbol.keys()].sort().map((symbol) => ({ symbol, sources: bySymbol.get(symbol)! }));
+  return [...bySymbol.keys()].sort().map((symbol) => ({
+    symbol,
+    name: currencyName(symbol),
+    sources: bySymbol.get(symbol)!,
+  }));
 }
 
 export interface SourceListing {

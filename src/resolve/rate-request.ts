@@ -1,3 +1,4 @@
+import { formatDecimal } from '../exact-decimal.js';
 import { daysBetween, isCalendarDate, looksLikeIsoDate } from '../dates.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseRateParams, type RateEndpoint, type RateParams } from '../params/rate-params.js';
@@ -101,6 +102,7 @@ export function planRateRequest(
     writer: {
       prettyPrint: params.prettyPrint,
       decimals: params.decimals,
+      amount: params.amount,
       perSource: params.maxSourcesPerSymbol > 1,
       byDate: ranged,
     },
@@ -118,6 +120,7 @@ function cacheKeyOf(query: RateQuery, params: RateParams): string {
     query.maxSourcesPerSymbol,
     query.selection,
     params.decimals,
+    formatDecimal(params.amount),
     params.format,
     params.prettyPrint,
     params.showQuery,

@@ -5,7 +5,8 @@ import { listCurrencies, listSources } from '../resolve/catalog-lists.js';
 import { isKnownSymbol } from '../resolve/rate-request.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
-import { catalogQuerySchema } from './schemas.js';
+import { documentedResponses } from './openapi-responses.js';
+import { catalogQuerySchema, currenciesSuccess, sourcesSuccess } from './schemas.js';
 import { problemsText } from '../params/problems.js';
 
 const SOURCE_COLUMNS = [
@@ -22,19 +23,29 @@ const SOURCE_COLUMNS = [
 /** The currencies and sources lists (CONTRACT §5), at /v1/exchangerate/... and the shorter /v1/... paths. */
 export function catalogRoutes(app: FastifyInstance, context: ServiceContext): void {
   for (const prefix of ['/v1/exchangerate', '/v1']) {
+    const short = prefix === '/v1';
     readOnlyEndpoint(
       app,
       `${prefix}/currencies`,
       {
-        summary: 'Currency symbols with the sources that provide them',
+        operationId: short ? 'currenciesShortPath' : 'currencies',
+        summary: `Currency symbols with their names and sources${short ? ' (shorter path)' : ''}`,
+        tags: ['catalog'],
         querystring: catalogQuerySchema,
+        response: documentedResponses(currenciesSuccess),
       },
       (request, reply) => sendCatalog(context, request, reply, 'currencies'),
     );
     readOnlyEndpoint(
       app,
       `${prefix}/sources`,
-      { summary: 'Sources with the symbols they provide', querystring: catalogQuerySchema },
+      {
+        operationId: short ? 'sourcesShortPath' : 'sources',
+        summary: `Sources with the symbols they provide${short ? ' (shorter path)' : ''}`,
+        tags: ['catalog'],
+        querystring: catalogQuerySchema,
+        response: documentedResponses(sourcesSuccess),
+      },
       (request, reply) => sendCatalog(context, request, reply, 'sources'),
     );
   }
@@ -64,7 +75,9 @@ async function sendCatalog(
           status: 'success',
           ...error,
           num_symbols: currencies.length,
-          symbols: Object.fromEntries(currencies.map((c) => [c.symbol, { sources: c.sources }])),
+          symbols: Object.fromEntries(
+            currencies.map((c) => [c.symbol, { name: c.name, sources: c.sources }]),
+          ),
         },
         params.prettyPrint,
       );

@@ -7,7 +7,8 @@ import { problemsText } from '../params/problems.js';
 import { SandboxRejection, SandboxTimeout, SandboxUnavailable } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
-import { errorBody, queryEndpointSchema } from './schemas.js';
+import { documentedResponses } from './openapi-responses.js';
+import { queryEndpointSchema, querySuccess } from './schemas.js';
 
 /**
  * Runs read-only SQL in the sandbox of CONTRACT §7; show_query prints statements it accepts.
@@ -23,15 +24,15 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
     app,
     '/v1/exchangerate/query',
     {
+      operationId: 'query',
       summary: 'Run a read-only SQL query over the tables observations and sources',
+      tags: ['query'],
       description: `One SELECT (WITH ... SELECT included) over the tables observations and sources; no writes, settings, ATTACH, extensions, files or network. Time limit ${timeoutMs} ms from arrival (503 past it), at most ${maxRows} rows and ${maxBytes} bytes of rows (more are cut and reported in X-Error).`,
       querystring: queryEndpointSchema,
-      response: {
-        400: errorBody('Missing q, invalid SQL, or a statement the sandbox refuses.'),
-        503: errorBody(
-          'The query ran past the time limit, the queue is full (see Retry-After), or the sandbox is restarting.',
-        ),
-      },
+      response: documentedResponses(querySuccess, {
+        400: 'missing q, invalid SQL, or a statement the sandbox refuses',
+        503: 'the query ran past the time limit, the queue is full (see Retry-After), or the sandbox is restarting',
+      }),
     },
     async (request, reply) => {
       const arrival = Date.now();

@@ -1,27 +1,33 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeRates } from '../format/rate-writers.js';
 import { ResponseCache, collectText } from '../http/response-cache.js';
+import { HistoryCoverage } from '../resolve/history-coverage.js';
 import type { RateRow } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
 import type { SqlValue, Store } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
-import { dateParams, rangeParams, rateQuerySchema, rateResponseDescription } from './schemas.js';
+import { documentedResponses } from './openapi-responses.js';
+import { dateParams, rangeParams, rateQuerySchema, rateSuccess } from './schemas.js';
 
 export function rateRoutes(app: FastifyInstance, context: ServiceContext): void {
   const cache = new ResponseCache();
+  const coverage = new HistoryCoverage(() => context.store.ingestStates());
   const answer =
     (path: (request: FastifyRequest) => RatePath) =>
     (request: FastifyRequest, reply: FastifyReply) =>
-      sendRates(context, cache, request, reply, path(request));
+      sendRates(context, cache, coverage, request, reply, path(request));
 
   readOnlyEndpoint(
     app,
     '/v1/exchangerate/latest',
     {
+      operationId: 'latestRates',
       summary: 'Latest rates',
+      description: 'The rates of today (UTC), each the most recent within up_to_days_before.',
+      tags: ['rates'],
       querystring: rateQuerySchema(false),
-      response: rateResponseDescription,
+      response: documentedResponses(rateSuccess(false)),
     },
     answer(() => ({ endpoint: 'latest' })),
   );
@@ -29,9 +35,12 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
     app,
     '/v1/exchangerate/all',
     {
-      summary: 'All rates ever held (same as /v1/exchangerate/*/*)',
+      operationId: 'allRates',
+      summary: 'All rates ever held',
+      description: 'Every date from the earliest held to today; the same as /v1/exchangerate/*/*.',
+      tags: ['rates'],
       querystring: rateQuerySchema(true),
-      response: rateResponseDescription,
+      response: documentedResponses(rateSuccess(true)),
     },
     answer(() => ({ endpoint: 'all' })),
   );
@@ -39,10 +48,15 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
     app,
     '/v1/exchangerate/:date',
     {
+      operationId: 'ratesOfDate',
       summary: 'Rates of one date',
+      tags: ['rates'],
       params: dateParams,
       querystring: rateQuerySchema(false),
-      response: rateResponseDescription,
+      response: documentedResponses(rateSuccess(false), {
+        400: 'a YYYY-MM-DD segment that is no calendar date (2023-02-29)',
+        404: 'a segment that is not a date',
+      }),
     },
     answer((request) => ({ endpoint: 'date', date: (request.params as { date: string }).date })),
   );
@@ -50,10 +64,17 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
     app,
     '/v1/exchangerate/:start_date/:end_date',
     {
+      operationId: 'ratesOfRange',
       summary: 'Rates over a range of dates',
+      description:
+        'The start date and every later date on which a requested source published, newest first; swapped dates are put in order.',
+      tags: ['rates'],
       params: rangeParams,
       querystring: rateQuerySchema(true),
-      response: rateResponseDescription,
+      response: documentedResponses(rateSuccess(true), {
+        400: 'a YYYY-MM-DD segment that is no calendar date (2023-02-29)',
+        404: 'a segment that is neither a date nor *',
+      }),
     },
     answer((request) => {
       const params = request.params as { start_date: string; end_date: string };
@@ -65,6 +86,7 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
 async function sendRates(
   context: ServiceContext,
   cache: ResponseCache,
+  coverage: HistoryCoverage,
   request: FastifyRequest,
   reply: FastifyReply,
   path: RatePath,
@@ -87,13 +109,19 @@ async function sendRates(
     return text;
   };
   const { cacheKey } = plan;
+  // A day of caching only for answers that cannot change any more: every date is past the
+  // publishers' corrections (SPEC.md rule 4) and every requested source has fetched its history
+  // through them. During a first backfill, or on an empty database, a minute.
+  const settled =
+    isSettled(plan.newestDate, today) &&
+    (await coverage.covers(plan.params.sources, plan.newestDate, version));
   return sendRepresentation(
     request,
     reply,
     {
       contentType: CONTENT_TYPES[format],
       etagParts: [version, today, request.url],
-      settled: isSettled(plan.newestDate, today),
+      settled,
       problems: plan.params.problems,
       extraHeaders:
         format === 'csv' && plan.params.showQuery

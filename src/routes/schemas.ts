@@ -1,4 +1,5 @@
-import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { RATE_CACHE_CONTROL } from './openapi-responses.js';
 import { AGGREGATIONS } from '../resolve/rate-query.js';
 import { ALL_ENDPOINT_SOURCE_ORDER, DEFAULT_SOURCE_ORDER } from '../sources/registry.js';
 
@@ -32,6 +33,10 @@ const commonRateQuery: TProperties = {
     },
   ),
   decimals: text('Most digits after the decimal point in a rate.', { default: '16' }),
+  amount: text(
+    'Amount of the base currency to convert: every rate is multiplied by it before rounding to decimals. A positive decimal number of at most 30 digits.',
+    { default: '1' },
+  ),
   pretty_print: text('Indent json and xml output.', { enum: ['true', 'false'], default: 'true' }),
   show_query: text(
     'Add the SQL statement that produced the rates (json key query, xml element query, csv header X-Query).',
@@ -89,19 +94,54 @@ export const rangeParams = Type.Object({
   end_date: Type.String({ description: 'YYYY-MM-DD, or * for today' }),
 });
 
-export const rateResponseDescription = {
-  200: Type.Object(
+const rateValue = Type.Number({
+  description:
+    'Units of the symbol that 1 unit of the base buys (times amount), rounded half away from zero to decimals.',
+});
+const observationTime = Type.String({
+  format: 'date-time',
+  description: 'When the rate was observed (the later of the two legs of a cross rate), UTC.',
+});
+
+const mapOf = (value: TSchema, description: string) =>
+  Type.Object({}, { additionalProperties: value, description });
+
+/** One symbol's entry: its rate and source, or with max_sources_per_symbol > 1, one per source. */
+const symbolEntry = Type.Union([
+  Type.Object(
     {
+      rate: rateValue,
+      observation_time: observationTime,
+      source: Type.String({ description: 'Key of the source that gave the rate.' }),
+    },
+    { title: 'Rate entry' },
+  ),
+  mapOf(
+    Type.Object({ rate: rateValue, observation_time: observationTime }),
+    'With max_sources_per_symbol > 1: source key -> entry, in priority order.',
+  ),
+]);
+
+const ratesOfDate = mapOf(symbolEntry, 'Symbol -> entry, A-Z.');
+
+const RATE_CSV =
+  'Columns date,base,symbol,source,rate,observation_time; one row per entry, newest date first, then symbol A-Z, then source priority.';
+const RATE_XML =
+  'exchangerates with the head elements (status, date or start_date and end_date, base, error, query), then rates with one rate element per entry (attributes date, symbol, source, observation_time; the rate as text), in csv order.';
+
+/** The 200 answer of a rate endpoint; `ranged` for range and all, which nest symbols under dates. */
+export function rateSuccess(ranged: boolean) {
+  const dates: TProperties = ranged
+    ? {
+        start_date: Type.String({ format: 'date' }),
+        end_date: Type.String({ format: 'date' }),
+      }
+    : { date: Type.String({ format: 'date' }) };
+  return {
+    description: 'Rates; csv and xml carry the same entries.',
+    json: Type.Object({
       status: Type.Literal('success'),
-      date: Type.Optional(
-        Type.String({ format: 'date', description: 'latest and date endpoints' }),
-      ),
-      start_date: Type.Optional(
-        Type.String({ format: 'date', description: 'range and all endpoints' }),
-      ),
-      end_date: Type.Optional(
-        Type.String({ format: 'date', description: 'range and all endpoints' }),
-      ),
+      ...dates,
       base: Type.String(),
       error: Type.Optional(
         Type.String({ description: 'Parameter problems, also in the X-Error header.' }),
@@ -109,19 +149,18 @@ export const rateResponseDescription = {
       query: Type.Optional(
         Type.String({ description: 'The SQL statement, with show_query=true.' }),
       ),
-      rates: Type.Record(Type.String(), Type.Unknown(), {
-        description:
-          'symbol -> entry (latest, date), or date -> symbol -> entry (range, all). With max_sources_per_symbol > 1 an entry maps source keys to {rate, observation_time}.',
-      }),
-    },
-    { description: 'Rates; csv and xml carry the same entries.' },
-  ),
-  400: errorBody('A YYYY-MM-DD path segment that is no calendar date.'),
-  404: errorBody('No endpoint at this path.'),
-};
-
-export function errorBody(description: string) {
-  return Type.Object({ status: Type.Literal('error'), error: Type.String() }, { description });
+      rates: ranged
+        ? mapOf(
+            ratesOfDate,
+            'Date -> symbol -> entry: the start date and every later date on which a requested source published, newest first.',
+          )
+        : ratesOfDate,
+    }),
+    csv: RATE_CSV,
+    xml: RATE_XML,
+    showsQuery: true,
+    cacheControl: RATE_CACHE_CONTROL,
+  };
 }
 
 const nullableText = (description: string) =>
@@ -149,8 +188,12 @@ export const statusResponseDescription = {
               Type.Literal('failing'),
               Type.Literal('idle'),
               Type.Literal('pending'),
+              Type.Literal('running'),
             ],
-            { description: 'idle: cannot run here (e.g. no API key); pending: never attempted' },
+            {
+              description:
+                'idle: cannot run here (e.g. no API key); pending: never attempted; running: a run is in progress',
+            },
           ),
           last_attempt: nullableText('Start of the last attempt, ISO 8601 UTC.'),
           last_success: nullableText('End of the last successful attempt, ISO 8601 UTC.'),
@@ -175,4 +218,66 @@ export const statusResponseDescription = {
     },
     { description: 'One entry per source in default priority order; csv has the same columns.' },
   ),
+};
+
+const parameterProblems = Type.Optional(
+  Type.String({ description: 'Parameter problems, also in the X-Error header.' }),
+);
+
+export const currenciesSuccess = {
+  description: 'Every symbol of the included sources, A-Z.',
+  json: Type.Object({
+    status: Type.Literal('success'),
+    error: parameterProblems,
+    num_symbols: Type.Integer(),
+    symbols: mapOf(
+      Type.Object({
+        name: Type.String({ description: 'English name, e.g. West African CFA Franc.' }),
+        sources: Type.Array(Type.String(), {
+          description: 'Keys of the sources that provide the symbol, in requested order.',
+        }),
+      }),
+      'Symbol -> its name and sources.',
+    ),
+  }),
+  csv: 'Columns symbol,sources (sources comma-separated in one field).',
+};
+
+export const sourcesSuccess = {
+  description: 'Each included source in requested order; one left with no symbols is omitted.',
+  json: Type.Object({
+    status: Type.Literal('success'),
+    error: parameterProblems,
+    currencies: mapOf(
+      Type.Object({
+        name: Type.String(),
+        relative_currency: Type.String({ description: 'The currency the source quotes against.' }),
+        url: Type.String({ format: 'uri' }),
+        is_dst: Type.Boolean(),
+        default_precedence: Type.Integer({
+          description: 'Position in the default priority order, from 0.',
+        }),
+        num_symbols: Type.Integer(),
+        symbols: Type.Array(Type.String()),
+      }),
+      'Source key -> source (the key is named currencies although it holds sources).',
+    ),
+  }),
+  csv: 'Columns source,name,relative_currency,url,is_dst,default_precedence,num_symbols,symbols.',
+};
+
+const sqlValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
+
+export const querySuccess = {
+  description:
+    'The rows of the statement; rows beyond the limits are cut and the cut is reported in X-Error.',
+  json: Type.Object({
+    status: Type.Literal('success'),
+    error: parameterProblems,
+    num_rows: Type.Integer(),
+    columns: Type.Array(Type.String()),
+    rows: Type.Array(mapOf(sqlValue, 'Column -> value.')),
+  }),
+  csv: 'The columns of the statement, then one line per row.',
+  xml: 'exchangerates with status, error, num_rows, columns (column elements) and rows (row elements of value elements with a column attribute; null="true" for NULL).',
 };

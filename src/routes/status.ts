@@ -5,6 +5,7 @@ import { SOURCES } from '../sources/registry.js';
 import { parseStatusParams } from '../params/status-params.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
+import { documentedResponses } from './openapi-responses.js';
 import { statusQuerySchema, statusResponseDescription } from './schemas.js';
 import { problemsText } from '../params/problems.js';
 import { replicaName } from '../replica.js';
@@ -35,9 +36,16 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
     app,
     '/v1/exchangerate/status',
     {
+      operationId: 'status',
       summary: 'Ingestion status of every source',
+      tags: ['status'],
       querystring: statusQuerySchema,
-      response: statusResponseDescription,
+      response: documentedResponses({
+        description: statusResponseDescription[200].description ?? '',
+        json: statusResponseDescription[200],
+        csv: `Columns ${COLUMNS.join(',')}.`,
+        cacheControl: 'no-cache: the state changes with every ingestion run.',
+      }),
     },
     async (request, reply) => {
       const params = parseStatusParams(queryStringOf(request));
