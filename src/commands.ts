@@ -8,35 +8,63 @@ import { serve } from './server.js';
 import { openServiceStore } from './service-store.js';
 import { VERSION } from './version.js';
 
-const USAGE = `fxrates ${VERSION}: currency exchange rates from official publishers
-
-Usage:
-  fxrates serve [--db PATH] [--port N] [--host H] [--no-ingest]
+/** Each command's usage: printed by `fxrates COMMAND --help` and after a mistake in its arguments. */
+const COMMAND_USAGE: Record<string, string> = {
+  serve: `  fxrates serve [--db PATH] [--port N] [--host H] [--no-ingest]
       Serve the HTTP API (env FXRATES_DB, PORT, HOST; defaults ./data/fxrates.duckdb,
       8080, 127.0.0.1). The database file is created and migrated on first start.
-  fxrates ingest [SOURCE...] [--from DATE] [--to DATE] [--db PATH]
+      The log is readable lines on a terminal and JSON lines otherwise (LOG_FORMAT=json or
+      pretty to choose; LOG_LEVEL one of fatal, error, warn, info, debug, trace, silent).
+`,
+  ingest: `  fxrates ingest [SOURCE...] [--from DATE] [--to DATE] [--db PATH]
       Fetch from the publishers once and exit: all sources, or those named. Without --from a
       source continues from its last stored observation (the first run backfills its history).
       Origins can be overridden per source: FXRATES_ORIGIN_<KEY>=http://host:port.
-  fxrates import [--db PATH] FILE...
+`,
+  import: `  fxrates import [--db PATH] FILE...
       Import observations CSV files (source,symbol,observation_time,rate) or the ECB's
-      eurofxref-hist.csv, each file in one transaction.
-  fxrates copy --from LOCATION --to LOCATION
+      eurofxref-hist.csv, each file in one transaction; .gz and .zip files (one CSV inside,
+      like the ECB's eurofxref-hist.zip) are read as they are.
+`,
+  copy: `  fxrates copy --from LOCATION --to LOCATION
       Copy every observation and the ingest state from one store to another (a DuckDB file
       or a postgres:// URL each), in batches, then check the counts per source. Running it
       again resumes an interrupted copy and changes nothing once it is complete.
-  fxrates --help | --version
+`,
+};
 
---db and FXRATES_DB take a DuckDB file path or a postgres://user@host:port/database URL.
+const DB_NOTE = `--db and FXRATES_DB take a DuckDB file path or a postgres://user@host:port/database URL.
 `;
+
+const USAGE = `fxrates ${VERSION}: currency exchange rates from official publishers
+
+Usage:
+${Object.values(COMMAND_USAGE).join('')}  fxrates --help | --version
+  fxrates COMMAND --help
+
+${DB_NOTE}`;
+
+function commandUsage(command: string): string {
+  return `Usage:\n${COMMAND_USAGE[command]}${command === 'copy' ? '' : `\n${DB_NOTE}`}`;
+}
+
+/** True when the arguments ask for help (before a `--` that ends the options). */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
 
 /** Runs one command line; returns the process exit code. */
 export async function main(args: string[], env: Env): Promise<number> {
   const [command, ...rest] = args;
+  if (command !== undefined && COMMAND_USAGE[command] && asksForHelp(rest)) {
+    process.stdout.write(commandUsage(command));
+    return 0;
+  }
   try {
     switch (command) {
       case 'serve':
-        await serve(serveConfig(rest, env));
+        await serve(serveConfig(rest, env, process.stdout.isTTY === true));
         return 0;
       case 'import':
         return await runImport(rest, env);
@@ -59,7 +87,8 @@ export async function main(args: string[], env: Env): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`fxrates: ${error.message}\n\n${USAGE}`);
+      const usage = command !== undefined && COMMAND_USAGE[command] ? commandUsage(command) : USAGE;
+      process.stderr.write(`fxrates: ${error.message}\n\n${usage}`);
       return 2;
     }
     process.stderr.write(`fxrates: ${error instanceof Error ? error.message : String(error)}\n`);
