@@ -48,6 +48,8 @@ export interface AppOptions {
   runningSources?: () => ReadonlySet<string>;
   /** Whether this process ingests now (it holds the ingest lease); defaults to `ingesting`. */
   ingestRole?: () => 'ingesting' | 'serving';
+  /** When this process runs a source next, for the status endpoint. */
+  nextAttempt?: (source: string) => Date | null;
 }
 
 export interface QueryLimits {
@@ -78,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       enabled: options.ingesting ?? false,
       running: options.runningSources ?? (() => new Set()),
       role: options.ingestRole ?? (() => (options.ingesting ? 'ingesting' : 'serving')),
+      nextAttempt: options.nextAttempt ?? (() => null),
     },
   };
   const connections: ConnectionLimits = {

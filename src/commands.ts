@@ -3,7 +3,8 @@ import { UsageError, copyConfig, importConfig, ingestConfig, serveConfig } from 
 import { copyStore } from './copy-store.js';
 import { SOURCES, findSource } from './sources/registry.js';
 import { ingestSource } from './ingest/ingest-source.js';
-import { ImportError, importFile } from './import/import-file.js';
+import { ImportError, importFile, type ImportSummary } from './import/import-file.js';
+import { ProgressLine, megabytes, seconds, type ProgressStream } from './progress.js';
 import { serve } from './server.js';
 import { openServiceStore } from './service-store.js';
 import { VERSION } from './version.js';
@@ -54,33 +55,45 @@ function asksForHelp(args: readonly string[]): boolean {
   return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
+/** Where a command writes: the process's streams, or a test's captures. */
+export interface CommandOutput {
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+}
+
+const PROCESS_OUTPUT: CommandOutput = { stdout: process.stdout, stderr: process.stderr };
+
 /** Runs one command line; returns the process exit code. */
-export async function main(args: string[], env: Env): Promise<number> {
+export async function main(
+  args: string[],
+  env: Env,
+  output: CommandOutput = PROCESS_OUTPUT,
+): Promise<number> {
   const [command, ...rest] = args;
   if (command !== undefined && COMMAND_USAGE[command] && asksForHelp(rest)) {
-    process.stdout.write(commandUsage(command));
+    output.stdout.write(commandUsage(command));
     return 0;
   }
   try {
     switch (command) {
       case 'serve':
-        await serve(serveConfig(rest, env, process.stdout.isTTY === true));
+        await serve(serveConfig(rest, env, output.stdout.isTTY === true));
         return 0;
       case 'import':
-        return await runImport(rest, env);
+        return await runImport(rest, env, output);
       case 'ingest':
-        return await runIngest(rest, env);
+        return await runIngest(rest, env, output);
       case 'copy':
-        return await runCopy(rest, env);
+        return await runCopy(rest, env, output);
       case '--version':
       case '-v':
-        process.stdout.write(`${VERSION}\n`);
+        output.stdout.write(`${VERSION}\n`);
         return 0;
       case undefined:
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(USAGE);
+        output.stdout.write(USAGE);
         return 0;
       default:
         throw new UsageError(`unknown command '${command}'`);
@@ -88,36 +101,38 @@ export async function main(args: string[], env: Env): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       const usage = command !== undefined && COMMAND_USAGE[command] ? commandUsage(command) : USAGE;
-      process.stderr.write(`fxrates: ${error.message}\n\n${usage}`);
+      output.stderr.write(`fxrates: ${error.message}\n\n${usage}`);
       return 2;
     }
-    process.stderr.write(`fxrates: ${error instanceof Error ? error.message : String(error)}\n`);
+    output.stderr.write(`fxrates: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }
 
-async function runImport(args: string[], env: Env): Promise<number> {
+async function runImport(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = importConfig(args, env);
   const store = await openServiceStore(config.db, { memoryLimit: config.memoryLimit });
   let failures = 0;
   try {
     for (const file of config.files) {
       const started = Date.now();
+      const progress = new ProgressLine(output.stderr);
       try {
-        const summary = await importFile(store, file);
-        const sources = [...summary.perSource.keys()].join(', ') || 'no rows';
-        const skipped =
-          summary.skipped > 0
-            ? `; skipped ${summary.skipped} rows of a source's own relative currency (rate 1)`
-            : '';
-        process.stdout.write(
-          `${file}: ${summary.format} file (${sources}): ${summary.stored} rows stored (new or changed), ${summary.unchanged} unchanged${skipped} (${Date.now() - started} ms)\n`,
-        );
+        const summary = await importFile(store, file, {
+          onProgress: ({ bytesRead, totalBytes, rows }) =>
+            progress.update(
+              () =>
+                `${file}: ${totalBytes > 0 ? Math.floor((100 * bytesRead) / totalBytes) : 100}% (${megabytes(bytesRead)} of ${megabytes(totalBytes)}), ${rows} rows read`,
+            ),
+        });
+        progress.done();
+        output.stdout.write(`${importLine(file, summary)} (${Date.now() - started} ms)\n`);
       } catch (error) {
+        progress.done();
         failures++;
         const message =
           error instanceof ImportError ? error.message : `${file}: ${(error as Error).message}`;
-        process.stderr.write(`fxrates: ${message}\n`);
+        output.stderr.write(`fxrates: ${message}\n`);
       }
     }
   } finally {
@@ -126,46 +141,101 @@ async function runImport(args: string[], env: Env): Promise<number> {
   return failures > 0 ? 1 : 0;
 }
 
-async function runIngest(args: string[], env: Env): Promise<number> {
+/** The one line that says what an import did. */
+function importLine(file: string, summary: ImportSummary): string {
+  const sources = [...summary.perSource.keys()].join(', ') || 'no rows';
+  const packed =
+    summary.packing === 'zip'
+      ? ` in a zip archive (${summary.entryName})`
+      : summary.packing === 'gzip'
+        ? ', gzip-compressed'
+        : '';
+  const skipped =
+    summary.skipped > 0
+      ? `; skipped ${summary.skipped} rows of a source's own relative currency (rate 1)`
+      : '';
+  const progress =
+    summary.completeThrough.size > 0
+      ? `; ingest continues after ${[...summary.completeThrough].map(([source, date]) => `${source} ${date}`).join(', ')}`
+      : '';
+  return `${file}: ${summary.format} file${packed} (${sources}): ${summary.added} rows new, ${summary.changed} changed, ${summary.unchanged} unchanged${skipped}${progress}`;
+}
+
+async function runIngest(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = ingestConfig(args, env);
   const sources =
     config.sources.length > 0 ? config.sources.map((key) => findSource(key)!) : SOURCES;
   const store = await openServiceStore(config.db, { memoryLimit: config.memoryLimit });
-  let failures = 0;
+  const started = Date.now();
+  // On a terminal one line, redrawn, says how the runs in progress are going; in a log each
+  // source gets its one closing line only.
+  const progress = output.stderr.isTTY ? new ProgressLine(output.stderr, { delayMs: 1_000 }) : null;
+  const running = new Map<string, { requests: number; through: string | null }>();
+  const totals = { ok: 0, failed: 0, idle: 0, requests: 0, stored: 0 };
+  const showProgress = (): void =>
+    progress?.update(() => {
+      const done = totals.ok + totals.failed + totals.idle;
+      const runs = [...running]
+        .map(
+          ([key, run]) =>
+            `${key} ${run.requests} req${run.through ? ` through ${run.through}` : ''}`,
+        )
+        .join(', ');
+      return `ingest: ${done} of ${sources.length} sources done, ${totals.requests} requests; ${runs}`;
+    });
   try {
     // Sources are independent: they run side by side, each at its own pace.
     await Promise.all(
       sources.map(async (source) => {
-        const started = Date.now();
+        const sourceStarted = Date.now();
+        running.set(source.key, { requests: 0, through: null });
         const report = await ingestSource(store, source, {
           from: config.from,
           to: config.to,
           env,
           http: config.http,
+          onProgress: ({ requests, through }) => {
+            const run = running.get(source.key);
+            if (run) Object.assign(run, { requests, through });
+            showProgress();
+          },
         });
+        running.delete(source.key);
+        totals.requests += report.httpRequests;
+        totals.stored += report.stored;
         const window = report.window ? ` ${report.window.from}..${report.window.to}` : '';
         const dropped =
           report.dropped > 0
             ? `, ${report.dropped} dropped (${report.dropReasons.slice(0, 2).join('; ')})`
             : '';
-        const summary = `${source.key}${window}: ${report.requests} requests, ${report.stored} observations new or changed${dropped} (${Date.now() - started} ms)`;
+        const summary = `${source.key}${window}: ${report.httpRequests} requests, ${report.stored} observations new or changed${dropped} (${Date.now() - sourceStarted} ms)`;
+        progress?.done();
         if (report.idle) {
-          process.stdout.write(`${source.key}: ${report.idle}\n`);
+          totals.idle++;
+          output.stdout.write(`${source.key}: ${report.idle}\n`);
         } else if (report.error) {
-          failures++;
-          process.stderr.write(`fxrates: ${summary}; failed: ${report.error}\n`);
+          totals.failed++;
+          output.stderr.write(`fxrates: ${summary}; failed: ${report.error}\n`);
         } else {
-          process.stdout.write(`${summary}\n`);
+          totals.ok++;
+          output.stdout.write(`${summary}\n`);
         }
+        showProgress();
       }),
     );
   } finally {
+    progress?.done();
     await store.close();
   }
-  return failures > 0 ? 1 : 0;
+  if (sources.length > 1) {
+    output.stdout.write(
+      `ingested ${sources.length} sources: ${totals.ok} ok, ${totals.failed} failed, ${totals.idle} idle; ${totals.requests} requests, ${totals.stored} observations new or changed (${seconds(Date.now() - started)})\n`,
+    );
+  }
+  return totals.failed > 0 ? 1 : 0;
 }
 
-async function runCopy(args: string[], env: Env): Promise<number> {
+async function runCopy(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = copyConfig(args, env);
   const from = await openServiceStore(config.from, { memoryLimit: config.memoryLimit });
   try {
@@ -173,10 +243,10 @@ async function runCopy(args: string[], env: Env): Promise<number> {
     try {
       const started = Date.now();
       const report = await copyStore(from, to, (copied, stored) =>
-        process.stdout.write(`copied ${copied} observations (${stored} new or changed)\n`),
+        output.stdout.write(`copied ${copied} observations (${stored} new or changed)\n`),
       );
       const counts = [...report.perSource].map(([source, count]) => `${source} ${count}`);
-      process.stdout.write(
+      output.stdout.write(
         `copy verified: ${counts.join(', ') || 'no observations'}; ${report.stored} new or changed in ${to.description} (${Date.now() - started} ms)\n`,
       );
     } finally {

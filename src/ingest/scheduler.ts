@@ -10,6 +10,7 @@ import { nextPollAfter, retryDelayMs } from './schedule.js';
 export interface SchedulerLogger {
   info(message: string): void;
   warn(message: string): void;
+  debug?(message: string): void;
 }
 
 export interface SchedulerOptions {
@@ -39,6 +40,17 @@ export class IngestScheduler {
   private readonly abort = new AbortController();
   /** Sources whose time has come, waiting for a free run slot, in order. */
   private readonly waiting: SourceEntry[] = [];
+  /** When each source that is neither running nor waiting runs next. */
+  private readonly nextAt = new Map<string, Date>();
+  /**
+   * Failures to reach a publisher and idle sources, told together once the runs in progress
+   * are over: without a network, one line instead of one per publisher.
+   */
+  private unreachable: { source: string; error: string }[] = [];
+  private idle: { source: string; reason: string }[] = [];
+  private reportTimer: NodeJS.Timeout | undefined;
+  /** The last report said the publishers were unreachable; it is not repeated until one answers. */
+  private reportedUnreachable = false;
 
   constructor(
     private readonly store: Store,
@@ -60,9 +72,18 @@ export class IngestScheduler {
     return new Set(this.running.keys());
   }
 
+  /**
+   * When this source runs next: null while it runs or waits for a run slot (or once stopped).
+   */
+  nextAttempt(key: string): Date | null {
+    return this.nextAt.get(key) ?? null;
+  }
+
   /** Stops polling, cancels requests in flight and waits for the runs to record their outcome. */
   async stop(): Promise<void> {
     this.abort.abort();
+    clearTimeout(this.reportTimer);
+    this.nextAt.clear();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     await Promise.allSettled(this.running.values());
@@ -70,8 +91,10 @@ export class IngestScheduler {
 
   private schedule(source: SourceEntry, delayMs: number): void {
     if (this.abort.signal.aborted) return;
+    this.nextAt.set(source.key, new Date(Date.now() + delayMs));
     const timer = setTimeout(() => {
       this.timers.delete(source.key);
+      this.nextAt.delete(source.key);
       this.waiting.push(source);
       this.startWaiting();
     }, delayMs);
@@ -107,20 +130,98 @@ export class IngestScheduler {
     const now = new Date();
     let next = nextPollAfter(now, source.publishWindowUtc);
     if (report?.idle) {
-      this.options.logger.info(`ingest ${source.key}: ${report.idle}`);
+      this.idle.push({ source: source.key, reason: report.idle });
     } else if (!report || report.error) {
       const failures = (this.failures.get(source.key) ?? 0) + 1;
       this.failures.set(source.key, failures);
       const retryAt = new Date(now.getTime() + retryDelayMs(failures));
       if (retryAt < next) next = retryAt;
-      if (report) this.options.logger.warn(`ingest ${source.key} failed: ${report.error}`);
+      if (report?.error && isUnreachable(report.error)) {
+        this.unreachable.push({ source: source.key, error: report.error });
+      } else if (report) {
+        this.options.logger.warn(
+          `ingest ${source.key} failed: ${report.error}; next attempt ${at(retryAt)}`,
+        );
+      }
     } else {
       this.failures.delete(source.key);
+      this.reportedUnreachable = false;
       this.options.logger.info(
         `ingest ${source.key}: ${report.stored} observations new or changed from ${report.requests} requests` +
           (report.dropped > 0 ? `, ${report.dropped} values dropped` : ''),
       );
     }
     this.schedule(source, next.getTime() - now.getTime());
+    this.reportSoon();
   }
+
+  /** Reports gathered failures when no run is left in progress, or after a minute at most. */
+  private reportSoon(): void {
+    if (this.unreachable.length === 0 && this.idle.length === 0) return;
+    if (this.running.size <= 1 && this.waiting.length === 0) {
+      this.report();
+      return;
+    }
+    this.reportTimer ??= setTimeout(() => this.report(), 60_000).unref();
+  }
+
+  private report(): void {
+    clearTimeout(this.reportTimer);
+    this.reportTimer = undefined;
+    const { logger } = this.options;
+    if (this.idle.length > 0) {
+      logger.info(
+        `${this.idle.length} ${this.idle.length === 1 ? 'source is' : 'sources are'} idle: ${this.idle.map(({ source, reason }) => `${source} (${reason.replace(/^idle: /, '')})`).join(', ')}`,
+      );
+      this.idle = [];
+    }
+    const failed = this.unreachable;
+    this.unreachable = [];
+    if (failed.length === 0) return;
+    const retries = failed
+      .map(({ source }) => this.nextAt.get(source))
+      .filter((date): date is Date => date !== undefined);
+    const retry =
+      retries.length > 0
+        ? `next attempt ${at(new Date(Math.min(...retries.map((date) => date.getTime()))))}`
+        : 'it retries';
+    if (failed.length === 1) {
+      logger.warn(`ingest ${failed[0]!.source} failed: ${failed[0]!.error}; ${retry}`);
+      return;
+    }
+    const reasons = [
+      ...new Set(
+        failed.map(
+          ({ error }) =>
+            /\((E[A-Z_]+)\)/.exec(error)?.[1] ??
+            (/time limit/.test(error) ? 'timeout' : 'no answer'),
+        ),
+      ),
+    ];
+    const message =
+      `${failed.length} publishers unreachable (${reasons.join(', ')}): is this machine offline? ` +
+      `${retry}; /v1/exchangerate/status shows each source's error`;
+    if (this.reportedUnreachable) (logger.debug ?? logger.info)(message);
+    else logger.warn(message);
+    this.reportedUnreachable = true;
+  }
+}
+
+/** A network failure (no answer at all), as opposed to a publisher answering badly. */
+function isUnreachable(error: string): boolean {
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|ECONNRESET|ETIMEDOUT|no complete response within the time limit/.test(
+    error,
+  );
+}
+
+/** "at 07:15 UTC (in 5 min)". */
+function at(date: Date): string {
+  const minutes = Math.max(0, Math.round((date.getTime() - Date.now()) / 60_000));
+  const wait =
+    minutes < 1
+      ? 'in under a minute'
+      : minutes < 120
+        ? `in ${minutes} min`
+        : `in ${Math.round(minutes / 60)} h`;
+  return `at ${date.toISOString().slice(11, 16)} UTC (${wait})`;
 }

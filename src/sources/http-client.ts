@@ -62,6 +62,8 @@ export interface RequestOptions {
  */
 export class SourceHttp {
   private lastRequestAt = 0;
+  /** HTTP requests made so far, failed and retried ones included. */
+  requests = 0;
 
   constructor(
     readonly sourceKey: string,
@@ -125,6 +127,7 @@ export class SourceHttp {
     target: string,
     options: RequestOptions,
   ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    this.requests++;
     const response = await fetch(target, {
       method: options.body === undefined ? 'GET' : 'POST',
       body: options.body,
