@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { HttpPolicy } from '../sources/http-client.js';
 import { SOURCES, type SourceEntry } from '../sources/registry.js';
 import type { Store } from '../store/store.js';
@@ -55,10 +54,7 @@ export class IngestScheduler {
   constructor(
     private readonly store: Store,
     private readonly options: SchedulerOptions,
-  ) {
-    // Every run's requests and waits listen to this one signal: dozens of listeners is normal.
-    setMaxListeners(0, this.abort.signal);
-  }
+  ) {}
 
   start(): void {
     const keys = this.options.sources;

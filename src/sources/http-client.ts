@@ -206,14 +206,19 @@ function describeNetworkError(error: unknown): string {
   return String(error);
 }
 
-/** Waits `ms`, or less when `signal` aborts (the service is shutting down). */
+/**
+ * Waits `ms`, or less when `signal` aborts (the service is shutting down). The wait listens to
+ * a signal of its own that follows `signal`: every source's waits share the service's one
+ * signal, and dozens of listeners on it would make Node warn of a leak.
+ */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  const own = signal ? AbortSignal.any([signal]) : undefined;
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
+    own?.addEventListener('abort', done, { once: true });
     function done(): void {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      own?.removeEventListener('abort', done);
       resolve();
     }
   });
