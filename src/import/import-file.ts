@@ -210,23 +210,26 @@ async function recordProgress(
 ): Promise<void> {
   if (spans.size === 0) return;
   const states = await store.ingestStates();
+  const today = utcDateOf(new Date());
   for (const [key, span] of spans) {
     const source = findSource(key);
     if (!source) continue;
     const state = states.get(key);
     const resumeFrom = state?.completeThrough ?? source.historyStart;
     if (span.first > addDays(resumeFrom, PROGRESS_GAP_DAYS)) continue;
-    if (state?.completeThrough != null && span.last <= state.completeThrough) continue;
+    // Dates to come are no history yet: the next run still asks for them.
+    const through = span.last < today ? span.last : today;
+    if (state?.completeThrough != null && through <= state.completeThrough) continue;
     await store.saveIngestState({
       source: key,
       lastAttempt: state?.lastAttempt ?? null,
       lastSuccess: state?.lastSuccess ?? null,
       lastError: state?.lastError ?? null,
-      completeThrough: span.last,
+      completeThrough: through,
       lastRunStored: state?.lastRunStored ?? 0,
       lastRunDropped: state?.lastRunDropped ?? 0,
     });
-    advanced.set(key, span.last);
+    advanced.set(key, through);
   }
 }
 
