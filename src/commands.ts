@@ -181,7 +181,9 @@ async function runIngest(args: string[], env: Env, output: CommandOutput): Promi
             `${key} ${run.requests} req${run.through ? ` through ${run.through}` : ''}`,
         )
         .join(', ');
-      return `ingest: ${done} of ${sources.length} sources done, ${totals.requests} requests; ${runs}`;
+      let requests = totals.requests;
+      for (const run of running.values()) requests += run.requests;
+      return `ingest: ${done} of ${sources.length} sources done, ${requests} requests; ${runs}`;
     });
   try {
     // Sources are independent: they run side by side, each at its own pace.

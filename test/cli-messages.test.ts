@@ -12,6 +12,8 @@ import { LOG_LEVELS } from '../src/config.js';
 import { ProgressLine } from '../src/progress.js';
 import { openServiceStore } from '../src/service-store.js';
 import { SOURCES } from '../src/sources/registry.js';
+import { skipWithoutFixtures } from './support/harness.js';
+import { RECORDED, ReplayServer } from './support/replay-server.js';
 import { zipOf } from './support/zip.js';
 
 interface Captured {
@@ -37,9 +39,10 @@ function capture(isTTY = false): Captured {
 async function fxrates(
   args: string[],
   env: Record<string, string> = {},
+  terminal = false,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = capture();
-  const stderr = capture();
+  const stdout = capture(terminal);
+  const stderr = capture(terminal);
   const code = await main(args, env, { stdout, stderr });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
@@ -303,6 +306,42 @@ describe('a CLI that explains itself', () => {
       result.stdout,
       /^ingested 3 sources: 0 ok, 2 failed, 1 idle; 4 requests, 0 observations new or changed \(\d+\.\d s\)\n$/m,
     );
+  });
+});
+
+describe('fxrates ingest on a terminal', { skip: skipWithoutFixtures(RECORDED) }, () => {
+  let replay: ReplayServer;
+  let dir: string;
+  before(async () => {
+    replay = await ReplayServer.start();
+    dir = mkdtempSync(join(tmpdir(), 'fxrates-cli-tty-'));
+  });
+  after(async () => {
+    await replay?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a slow publisher: one progress line with requests and dates covered, cleared before the result', async () => {
+    replay.delayMs = 1_500;
+    try {
+      const result = await fxrates(
+        ['ingest', 'ecb', '--from', '2026-02-17', '--db', join(dir, 'tty.duckdb')],
+        { ...replay.env(['ecb']), FXRATES_HTTP_RETRIES: '0', FXRATES_POLITENESS_MS: '0' },
+        true,
+      );
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(
+        result.stderr,
+        /^\r\x1b\[2Kingest: 0 of 1 sources done, 1 requests; ecb 1 req through \d{4}-\d{2}-\d{2}\r\x1b\[2K/,
+      );
+      assert.ok(result.stderr.endsWith('\r\x1b[2K'));
+      assert.match(
+        result.stdout,
+        /^ecb 2026-02-17\.\.\S+: 1 requests, 638 observations new or changed/,
+      );
+    } finally {
+      replay.delayMs = 0;
+    }
   });
 });
 

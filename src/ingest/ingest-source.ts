@@ -24,7 +24,7 @@ export interface IngestProgress {
   requests: number;
   /** Observations added or changed so far. */
   stored: number;
-  /** The run has every published date through this one, when the publisher says. */
+  /** The latest date the run has covered so far (its published or its stored data's). */
   through: string | null;
 }
 
@@ -118,6 +118,8 @@ export async function ingestSource(
     return report;
   }
   let http: SourceHttp | undefined;
+  /** The latest date the run has covered so far. */
+  let reached: string | null = null;
   try {
     const holdings = (await store.catalog()).get(source.key);
     const plan = plannedWindow(source, previous, holdings?.lastDate ?? null, {
@@ -154,11 +156,15 @@ export async function ingestSource(
       for (const reason of batch.dropReasons) {
         if (report.dropReasons.length < 5) report.dropReasons.push(reason);
       }
-      options.onProgress?.({
-        requests: http.requests,
-        stored: report.stored,
-        through: batch.completeThrough ?? null,
-      });
+      if (options.onProgress) {
+        let latest = batch.completeThrough ?? '';
+        for (const { observationTime } of batch.observations) {
+          const date = utcDateOf(observationTime);
+          if (date > latest) latest = date;
+        }
+        if (latest > (reached ?? '')) reached = latest;
+        options.onProgress({ requests: http.requests, stored: report.stored, through: reached });
+      }
     }
     report.httpRequests = http.requests;
     state.lastSuccess = now();
