@@ -15,6 +15,8 @@ export interface IngestOptions {
   now?: () => Date;
   /** Cancels requests in flight (the service is shutting down). */
   signal?: AbortSignal;
+  /** Called when a failed request is going to be retried, with the reason. */
+  onRetry?: (message: string) => void;
   /** Called after each response is stored: HTTP requests so far, and the dates now covered. */
   onProgress?: (progress: IngestProgress) => void;
 }
@@ -134,6 +136,7 @@ export async function ingestSource(
       originOverride(source, options.env),
       options.signal,
     );
+    http.onRetry = options.onRetry;
     for await (const batch of source.fetch(plan.window, { http, env: options.env })) {
       report.requests++;
       report.httpRequests = http.requests;

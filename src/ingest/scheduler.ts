@@ -48,8 +48,13 @@ export class IngestScheduler {
   private unreachable: { source: string; error: string }[] = [];
   private idle: { source: string; reason: string }[] = [];
   private reportTimer: NodeJS.Timeout | undefined;
-  /** The last report said the publishers were unreachable; it is not repeated until one answers. */
+  /** The log said the publishers were unreachable; it is not repeated until one answers. */
   private reportedUnreachable = false;
+  /** The log said when the unreachable publishers are tried again. */
+  private reportedRetry = false;
+  /** Publishers whose requests fail to connect and are being retried, before their runs end. */
+  private readonly retrying = new Map<string, string>();
+  private earlyTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: Store,
@@ -79,6 +84,7 @@ export class IngestScheduler {
   async stop(): Promise<void> {
     this.abort.abort();
     clearTimeout(this.reportTimer);
+    clearTimeout(this.earlyTimer);
     this.nextAt.clear();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
@@ -118,6 +124,7 @@ export class IngestScheduler {
         env: this.options.env,
         http: this.options.http,
         signal: this.abort.signal,
+        onRetry: (message) => this.noteRetry(source.key, message),
       });
     } catch (error) {
       this.options.logger.warn(`ingest ${source.key}: ${(error as Error).message}`);
@@ -142,6 +149,7 @@ export class IngestScheduler {
     } else {
       this.failures.delete(source.key);
       this.reportedUnreachable = false;
+      this.reportedRetry = false;
       this.options.logger.info(
         `ingest ${source.key}: ${report.stored} observations new or changed from ${report.requests} requests` +
           (report.dropped > 0 ? `, ${report.dropped} values dropped` : ''),
@@ -149,6 +157,25 @@ export class IngestScheduler {
     }
     this.schedule(source, next.getTime() - now.getTime());
     this.reportSoon();
+  }
+
+  /**
+   * A request failed to connect and waits for its retry: without a network every publisher does,
+   * and the log says so a moment later, before the retries run out.
+   */
+  private noteRetry(source: string, message: string): void {
+    if (this.reportedUnreachable || !isUnreachable(message)) return;
+    this.retrying.set(source, message);
+    this.earlyTimer ??= setTimeout(() => {
+      this.earlyTimer = undefined;
+      if (this.reportedUnreachable || this.abort.signal.aborted) return;
+      this.reportedUnreachable = true;
+      this.options.logger.warn(
+        `publishers unreachable (${reasonsOf([...this.retrying.values()]).join(', ')}; ${this.retrying.size} so far): is this machine offline? ` +
+          `Requests are retried with backoff, then each source again in a few minutes; /v1/exchangerate/status shows each source's error`,
+      );
+      this.retrying.clear();
+    }, 2_000).unref();
   }
 
   /** Reports gathered failures when no run is left in progress, or after a minute at most. */
@@ -185,21 +212,16 @@ export class IngestScheduler {
       logger.warn(`ingest ${failed[0]!.source} failed: ${failed[0]!.error}; ${retry}`);
       return;
     }
-    const reasons = [
-      ...new Set(
-        failed.map(
-          ({ error }) =>
-            /\((E[A-Z_]+)\)/.exec(error)?.[1] ??
-            (/time limit/.test(error) ? 'timeout' : 'no answer'),
-        ),
-      ),
-    ];
+    const reasons = reasonsOf(failed.map(({ error }) => error));
     const message =
       `${failed.length} publishers unreachable (${reasons.join(', ')}): is this machine offline? ` +
       `${retry}; /v1/exchangerate/status shows each source's error`;
-    if (this.reportedUnreachable) (logger.debug ?? logger.info)(message);
-    else logger.warn(message);
+    // Once as a warning, or after the early warning once more with the time of the next attempt.
+    if (!this.reportedUnreachable) logger.warn(message);
+    else if (!this.reportedRetry) logger.info(message);
+    else (logger.debug ?? logger.info)(message);
     this.reportedUnreachable = true;
+    this.reportedRetry = true;
   }
 }
 
@@ -220,4 +242,16 @@ function at(date: Date): string {
         ? `in ${minutes} min`
         : `in ${Math.round(minutes / 60)} h`;
   return `at ${date.toISOString().slice(11, 16)} UTC (${wait})`;
+}
+
+/** The error codes of network failures: ECONNREFUSED, ENOTFOUND, timeout. */
+function reasonsOf(errors: readonly string[]): string[] {
+  return [
+    ...new Set(
+      errors.map(
+        (error) =>
+          /\((E[A-Z_]+)\)/.exec(error)?.[1] ?? (/time limit/.test(error) ? 'timeout' : 'no answer'),
+      ),
+    ),
+  ];
 }

@@ -64,6 +64,8 @@ export class SourceHttp {
   private lastRequestAt = 0;
   /** HTTP requests made so far, failed and retried ones included. */
   requests = 0;
+  /** Told of each failed request that is going to be retried, with the reason. */
+  onRetry?: (message: string) => void;
 
   constructor(
     readonly sourceKey: string,
@@ -111,6 +113,7 @@ export class SourceHttp {
           throw failure;
         }
         const wait = failure.retryAfterMs ?? this.policy.backoffMs * 2 ** attempt;
+        this.onRetry?.(failure.message);
         attempt++;
         await sleep(wait, this.signal);
       }
