@@ -45,6 +45,10 @@ ${Object.values(COMMAND_USAGE).join('')}  fxrates --help | --version
 
 ${DB_NOTE}`;
 
+function isCommand(command: string | undefined): command is string {
+  return command !== undefined && Object.hasOwn(COMMAND_USAGE, command);
+}
+
 function commandUsage(command: string): string {
   return `Usage:\n${COMMAND_USAGE[command]}${command === 'copy' ? '' : `\n${DB_NOTE}`}`;
 }
@@ -70,7 +74,7 @@ export async function main(
   output: CommandOutput = PROCESS_OUTPUT,
 ): Promise<number> {
   const [command, ...rest] = args;
-  if (command !== undefined && COMMAND_USAGE[command] && asksForHelp(rest)) {
+  if (isCommand(command) && asksForHelp(rest)) {
     output.stdout.write(commandUsage(command));
     return 0;
   }
@@ -100,7 +104,7 @@ export async function main(
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      const usage = command !== undefined && COMMAND_USAGE[command] ? commandUsage(command) : USAGE;
+      const usage = isCommand(command) ? commandUsage(command) : USAGE;
       output.stderr.write(`fxrates: ${error.message}\n\n${usage}`);
       return 2;
     }
