@@ -52,6 +52,8 @@ export interface AppOptions {
   ingestRole?: () => 'ingesting' | 'serving';
   /** The built web page; defaults to the one `npm ci` built (none: `/` is the JSON index only). */
   web?: WebPage | null;
+  /** When this process runs a source next, for the status endpoint. */
+  nextAttempt?: (source: string) => Date | null;
 }
 
 export interface QueryLimits {
@@ -82,6 +84,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       enabled: options.ingesting ?? false,
       running: options.runningSources ?? (() => new Set()),
       role: options.ingestRole ?? (() => (options.ingesting ? 'ingesting' : 'serving')),
+      nextAttempt: options.nextAttempt ?? (() => null),
     },
   };
   const connections: ConnectionLimits = {

@@ -3,92 +3,140 @@ import { UsageError, copyConfig, importConfig, ingestConfig, serveConfig } from 
 import { copyStore } from './copy-store.js';
 import { SOURCES, findSource } from './sources/registry.js';
 import { ingestSource } from './ingest/ingest-source.js';
-import { ImportError, importFile } from './import/import-file.js';
+import { ImportError, importFile, type ImportSummary } from './import/import-file.js';
+import { ProgressLine, megabytes, seconds, type ProgressStream } from './progress.js';
 import { serve } from './server.js';
 import { openServiceStore } from './service-store.js';
 import { VERSION } from './version.js';
 
-const USAGE = `fxrates ${VERSION}: currency exchange rates from official publishers
-
-Usage:
-  fxrates serve [--db PATH] [--port N] [--host H] [--no-ingest]
+/** Each command's usage: printed by `fxrates COMMAND --help` and after a mistake in its arguments. */
+const COMMAND_USAGE: Record<string, string> = {
+  serve: `  fxrates serve [--db PATH] [--port N] [--host H] [--no-ingest]
       Serve the HTTP API (env FXRATES_DB, PORT, HOST; defaults ./data/fxrates.duckdb,
       8080, 127.0.0.1). The database file is created and migrated on first start.
-  fxrates ingest [SOURCE...] [--from DATE] [--to DATE] [--db PATH]
+      The log is readable lines on a terminal and JSON lines otherwise (LOG_FORMAT=json or
+      pretty to choose; LOG_LEVEL one of fatal, error, warn, info, debug, trace, silent).
+`,
+  ingest: `  fxrates ingest [SOURCE...] [--from DATE] [--to DATE] [--db PATH]
       Fetch from the publishers once and exit: all sources, or those named. Without --from a
       source continues from its last stored observation (the first run backfills its history).
       Origins can be overridden per source: FXRATES_ORIGIN_<KEY>=http://host:port.
-  fxrates import [--db PATH] FILE...
+`,
+  import: `  fxrates import [--db PATH] FILE...
       Import observations CSV files (source,symbol,observation_time,rate) or the ECB's
-      eurofxref-hist.csv, each file in one transaction.
-  fxrates copy --from LOCATION --to LOCATION
+      eurofxref-hist.csv, each file in one transaction; .gz and .zip files (one CSV inside,
+      like the ECB's eurofxref-hist.zip) are read as they are.
+`,
+  copy: `  fxrates copy --from LOCATION --to LOCATION
       Copy every observation and the ingest state from one store to another (a DuckDB file
       or a postgres:// URL each), in batches, then check the counts per source. Running it
       again resumes an interrupted copy and changes nothing once it is complete.
-  fxrates --help | --version
+`,
+};
 
---db and FXRATES_DB take a DuckDB file path or a postgres://user@host:port/database URL.
+const DB_NOTE = `--db and FXRATES_DB take a DuckDB file path or a postgres://user@host:port/database URL.
 `;
 
+const USAGE = `fxrates ${VERSION}: currency exchange rates from official publishers
+
+Usage:
+${Object.values(COMMAND_USAGE).join('')}  fxrates --help | --version
+  fxrates COMMAND --help
+
+${DB_NOTE}`;
+
+function isCommand(command: string | undefined): command is string {
+  return command !== undefined && Object.hasOwn(COMMAND_USAGE, command);
+}
+
+function commandUsage(command: string): string {
+  return `Usage:\n${COMMAND_USAGE[command]}${command === 'copy' ? '' : `\n${DB_NOTE}`}`;
+}
+
+/** True when the arguments ask for help (before a `--` that ends the options). */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+}
+
+/** Where a command writes: the process's streams, or a test's captures. */
+export interface CommandOutput {
+  stdout: ProgressStream;
+  stderr: ProgressStream;
+}
+
+const PROCESS_OUTPUT: CommandOutput = { stdout: process.stdout, stderr: process.stderr };
+
 /** Runs one command line; returns the process exit code. */
-export async function main(args: string[], env: Env): Promise<number> {
+export async function main(
+  args: string[],
+  env: Env,
+  output: CommandOutput = PROCESS_OUTPUT,
+): Promise<number> {
   const [command, ...rest] = args;
+  if (isCommand(command) && asksForHelp(rest)) {
+    output.stdout.write(commandUsage(command));
+    return 0;
+  }
   try {
     switch (command) {
       case 'serve':
-        await serve(serveConfig(rest, env));
+        await serve(serveConfig(rest, env, output.stdout.isTTY === true));
         return 0;
       case 'import':
-        return await runImport(rest, env);
+        return await runImport(rest, env, output);
       case 'ingest':
-        return await runIngest(rest, env);
+        return await runIngest(rest, env, output);
       case 'copy':
-        return await runCopy(rest, env);
+        return await runCopy(rest, env, output);
       case '--version':
       case '-v':
-        process.stdout.write(`${VERSION}\n`);
+        output.stdout.write(`${VERSION}\n`);
         return 0;
       case undefined:
       case '--help':
       case '-h':
       case 'help':
-        process.stdout.write(USAGE);
+        output.stdout.write(USAGE);
         return 0;
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`fxrates: ${error.message}\n\n${USAGE}`);
+      const usage = isCommand(command) ? commandUsage(command) : USAGE;
+      output.stderr.write(`fxrates: ${error.message}\n\n${usage}`);
       return 2;
     }
-    process.stderr.write(`fxrates: ${error instanceof Error ? error.message : String(error)}\n`);
+    output.stderr.write(`fxrates: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
 }
 
-async function runImport(args: string[], env: Env): Promise<number> {
+async function runImport(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = importConfig(args, env);
   const store = await openServiceStore(config.db, { memoryLimit: config.memoryLimit });
   let failures = 0;
   try {
     for (const file of config.files) {
       const started = Date.now();
+      const progress = new ProgressLine(output.stderr);
       try {
-        const summary = await importFile(store, file);
-        const sources = [...summary.perSource.keys()].join(', ') || 'no rows';
-        const skipped =
-          summary.skipped > 0
-            ? `; skipped ${summary.skipped} rows of a source's own relative currency (rate 1)`
-            : '';
-        process.stdout.write(
-          `${file}: ${summary.format} file (${sources}): ${summary.stored} rows stored (new or changed), ${summary.unchanged} unchanged${skipped} (${Date.now() - started} ms)\n`,
-        );
+        const summary = await importFile(store, file, {
+          onProgress: ({ bytesRead, totalBytes, rows }) =>
+            progress.update(
+              () =>
+                `${file}: ${totalBytes > 0 ? Math.floor((100 * bytesRead) / totalBytes) : 100}% (${megabytes(bytesRead)} of ${megabytes(totalBytes)}), ${rows} rows read`,
+            ),
+        });
+        progress.done();
+        output.stdout.write(`${importLine(file, summary)} (${Date.now() - started} ms)\n`);
       } catch (error) {
+        progress.done();
         failures++;
         const message =
           error instanceof ImportError ? error.message : `${file}: ${(error as Error).message}`;
-        process.stderr.write(`fxrates: ${message}\n`);
+        output.stderr.write(`fxrates: ${message}\n`);
       }
     }
   } finally {
@@ -97,46 +145,103 @@ async function runImport(args: string[], env: Env): Promise<number> {
   return failures > 0 ? 1 : 0;
 }
 
-async function runIngest(args: string[], env: Env): Promise<number> {
+/** The one line that says what an import did. */
+function importLine(file: string, summary: ImportSummary): string {
+  const sources = [...summary.perSource.keys()].join(', ') || 'no rows';
+  const packed =
+    summary.packing === 'zip'
+      ? ` in a zip archive (${summary.entryName})`
+      : summary.packing === 'gzip'
+        ? ', gzip-compressed'
+        : '';
+  const skipped =
+    summary.skipped > 0
+      ? `; skipped ${summary.skipped} rows of a source's own relative currency (rate 1)`
+      : '';
+  const progress =
+    summary.completeThrough.size > 0
+      ? `; ingest continues after ${[...summary.completeThrough].map(([source, date]) => `${source} ${date}`).join(', ')}`
+      : '';
+  return `${file}: ${summary.format} file${packed} (${sources}): ${summary.added} rows new, ${summary.changed} changed, ${summary.unchanged} unchanged${skipped}${progress}`;
+}
+
+async function runIngest(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = ingestConfig(args, env);
   const sources =
     config.sources.length > 0 ? config.sources.map((key) => findSource(key)!) : SOURCES;
   const store = await openServiceStore(config.db, { memoryLimit: config.memoryLimit });
-  let failures = 0;
+  const started = Date.now();
+  // On a terminal one line, redrawn, says how the runs in progress are going; in a log each
+  // source gets its one closing line only.
+  const progress = output.stderr.isTTY ? new ProgressLine(output.stderr, { delayMs: 1_000 }) : null;
+  const running = new Map<string, { requests: number; through: string | null }>();
+  const totals = { ok: 0, failed: 0, idle: 0, requests: 0, stored: 0 };
+  const showProgress = (): void =>
+    progress?.update(() => {
+      const done = totals.ok + totals.failed + totals.idle;
+      const runs = [...running]
+        .map(
+          ([key, run]) =>
+            `${key} ${run.requests} req${run.through ? ` through ${run.through}` : ''}`,
+        )
+        .join(', ');
+      let requests = totals.requests;
+      for (const run of running.values()) requests += run.requests;
+      return `ingest: ${done} of ${sources.length} sources done, ${requests} requests; ${runs}`;
+    });
   try {
     // Sources are independent: they run side by side, each at its own pace.
     await Promise.all(
       sources.map(async (source) => {
-        const started = Date.now();
+        const sourceStarted = Date.now();
+        running.set(source.key, { requests: 0, through: null });
         const report = await ingestSource(store, source, {
           from: config.from,
           to: config.to,
           env,
           http: config.http,
+          onProgress: ({ requests, through }) => {
+            const run = running.get(source.key);
+            if (run) Object.assign(run, { requests, through });
+            showProgress();
+          },
         });
+        running.delete(source.key);
+        totals.requests += report.httpRequests;
+        totals.stored += report.stored;
         const window = report.window ? ` ${report.window.from}..${report.window.to}` : '';
         const dropped =
           report.dropped > 0
             ? `, ${report.dropped} dropped (${report.dropReasons.slice(0, 2).join('; ')})`
             : '';
-        const summary = `${source.key}${window}: ${report.requests} requests, ${report.stored} observations new or changed${dropped} (${Date.now() - started} ms)`;
+        const summary = `${source.key}${window}: ${report.httpRequests} requests, ${report.stored} observations new or changed${dropped} (${Date.now() - sourceStarted} ms)`;
+        progress?.done();
         if (report.idle) {
-          process.stdout.write(`${source.key}: ${report.idle}\n`);
+          totals.idle++;
+          output.stdout.write(`${source.key}: ${report.idle}\n`);
         } else if (report.error) {
-          failures++;
-          process.stderr.write(`fxrates: ${summary}; failed: ${report.error}\n`);
+          totals.failed++;
+          output.stderr.write(`fxrates: ${summary}; failed: ${report.error}\n`);
         } else {
-          process.stdout.write(`${summary}\n`);
+          totals.ok++;
+          output.stdout.write(`${summary}\n`);
         }
+        showProgress();
       }),
     );
   } finally {
+    progress?.done();
     await store.close();
   }
-  return failures > 0 ? 1 : 0;
+  if (sources.length > 1) {
+    output.stdout.write(
+      `ingested ${sources.length} sources: ${totals.ok} ok, ${totals.failed} failed, ${totals.idle} idle; ${totals.requests} requests, ${totals.stored} observations new or changed (${seconds(Date.now() - started)})\n`,
+    );
+  }
+  return totals.failed > 0 ? 1 : 0;
 }
 
-async function runCopy(args: string[], env: Env): Promise<number> {
+async function runCopy(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = copyConfig(args, env);
   const from = await openServiceStore(config.from, { memoryLimit: config.memoryLimit });
   try {
@@ -144,10 +249,10 @@ async function runCopy(args: string[], env: Env): Promise<number> {
     try {
       const started = Date.now();
       const report = await copyStore(from, to, (copied, stored) =>
-        process.stdout.write(`copied ${copied} observations (${stored} new or changed)\n`),
+        output.stdout.write(`copied ${copied} observations (${stored} new or changed)\n`),
       );
       const counts = [...report.perSource].map(([source, count]) => `${source} ${count}`);
-      process.stdout.write(
+      output.stdout.write(
         `copy verified: ${counts.join(', ') || 'no observations'}; ${report.stored} new or changed in ${to.description} (${Date.now() - started} ms)\n`,
       );
     } finally {

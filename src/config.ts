@@ -3,7 +3,8 @@ import { DEFAULT_QUERY_LIMITS, type QueryLimits } from './app.js';
 import { isCalendarDate } from './dates.js';
 import type { Env } from './env.js';
 import type { HttpPolicy } from './sources/http-client.js';
-import { findSource } from './sources/registry.js';
+import { SOURCES, findSource } from './sources/registry.js';
+import { clip } from './params/raw-params.js';
 import { DEFAULT_MAX_CONCURRENT_RUNS } from './ingest/scheduler.js';
 import {
   DEFAULT_MEMORY_LIMIT,
@@ -14,6 +15,12 @@ import { DEFAULT_CONNECTION_LIMITS } from './http/server-guards.js';
 
 /** A command-line or environment mistake: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
+
+/** Pino's levels, the values LOG_LEVEL takes. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+/** How `fxrates serve` writes its log: readable lines, or one JSON object a line. */
+export type LogFormat = 'pretty' | 'json';
 
 export interface ServeConfig {
   db: string;
@@ -33,6 +40,8 @@ export interface ServeConfig {
   ingestConcurrency: number;
   maxConnections: number;
   http: Partial<HttpPolicy>;
+  logLevel: LogLevel;
+  logFormat: LogFormat;
 }
 
 export interface IngestConfig {
@@ -53,8 +62,11 @@ export interface ImportConfig {
 
 export const DEFAULT_DB = './data/fxrates.duckdb';
 
-/** `fxrates serve` settings: flags win over environment variables, which win over defaults. */
-export function serveConfig(args: string[], env: Env): ServeConfig {
+/**
+ * `fxrates serve` settings: flags win over environment variables, which win over defaults.
+ * `terminal` says whether the log goes to a terminal (readable lines unless LOG_FORMAT=json).
+ */
+export function serveConfig(args: string[], env: Env, terminal = false): ServeConfig {
   const { values, positionals } = parse(args, {
     db: { type: 'string' },
     port: { type: 'string' },
@@ -138,11 +150,46 @@ export function serveConfig(args: string[], env: Env): ServeConfig {
       1_000_000,
     ),
     http: httpPolicy(env),
+    logLevel: logLevel(env.LOG_LEVEL),
+    logFormat: logFormat(env.LOG_FORMAT, terminal),
   };
 }
 
-/** `fxrates ingest` settings. */
-export function ingestConfig(args: string[], env: Env): IngestConfig {
+function logLevel(value: string | undefined): LogLevel {
+  if (value === undefined || value.trim() === '') return 'info';
+  const level = value.trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new UsageError(`LOG_LEVEL '${clip(value)}' is not one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return level as LogLevel;
+}
+
+function logFormat(value: string | undefined, terminal: boolean): LogFormat {
+  if (value === undefined || value.trim() === '') return terminal ? 'pretty' : 'json';
+  const format = value.trim().toLowerCase();
+  if (format !== 'json' && format !== 'pretty') {
+    throw new UsageError(`LOG_FORMAT '${clip(value)}' is not one of json, pretty`);
+  }
+  return format;
+}
+
+/** The usage mistake of naming a source that is not registered: the valid keys follow. */
+export function unknownSourceError(key: string, setting?: string): UsageError {
+  return new UsageError(
+    `${setting ? `${setting}: ` : ''}unknown source '${clip(key)}'; the sources are ${SOURCES.map(
+      (s) => s.key,
+    )
+      .sort()
+      .join(', ')}`,
+  );
+}
+
+/** `fxrates ingest` settings; `today` is the UTC date (--from after it is a mistake). */
+export function ingestConfig(
+  args: string[],
+  env: Env,
+  today = new Date().toISOString().slice(0, 10),
+): IngestConfig {
   const { values, positionals } = parse(args, {
     db: { type: 'string' },
     from: { type: 'string' },
@@ -150,7 +197,7 @@ export function ingestConfig(args: string[], env: Env): IngestConfig {
   });
   const sources = positionals.map((key) => {
     const source = findSource(key);
-    if (!source) throw new UsageError(`unknown source '${key}'`);
+    if (!source) throw unknownSourceError(key);
     return source.key;
   });
   for (const [name, value] of [
@@ -160,6 +207,11 @@ export function ingestConfig(args: string[], env: Env): IngestConfig {
     if (value !== undefined && !isCalendarDate(value)) {
       throw new UsageError(`${name} '${value}' is not a date (YYYY-MM-DD)`);
     }
+  }
+  if (values.from && values.from > today) {
+    throw new UsageError(
+      `--from ${values.from} is in the future (today is ${today} UTC): nothing is published yet`,
+    );
   }
   if (values.from && values.to && values.from > values.to) {
     throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
@@ -185,7 +237,7 @@ function sourceList(name: string, value: string | undefined): string[] | undefin
     ...new Set(
       keys.map((key) => {
         const source = findSource(key);
-        if (!source) throw new UsageError(`${name}: unknown source '${key}'`);
+        if (!source) throw unknownSourceError(key, name);
         return source.key;
       }),
     ),
@@ -228,8 +280,22 @@ function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(argumentProblem(error as Error & { code?: string }));
   }
+}
+
+/** node:util's parser explains at length; one short line says the same. */
+function argumentProblem(error: Error & { code?: string }): string {
+  const option = /'(-[^' ]*)/.exec(error.message)?.[1];
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
+    return `unknown option '${clip(option)}'`;
+  }
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+    return /argument missing/.test(error.message)
+      ? `option '${option}' needs a value`
+      : `option '${option}' takes no value`;
+  }
+  return error.message.split('\n')[0]!;
 }
 
 const SIZE_UNITS: Record<string, number> = {

@@ -1,6 +1,9 @@
 import { buildApp } from './app.js';
 import type { ServeConfig } from './config.js';
 import { IngestScheduler } from './ingest/scheduler.js';
+import { serveLoggerOptions } from './logging.js';
+import { SOURCES } from './sources/registry.js';
+import type { Store } from './store/store.js';
 import { replicaName } from './replica.js';
 import { openServiceStore } from './service-store.js';
 
@@ -33,13 +36,14 @@ export async function serve(config: ServeConfig): Promise<void> {
   let scheduler: IngestScheduler | undefined;
   const app = await buildApp({
     store,
-    logger: { level: process.env.LOG_LEVEL ?? 'info' },
+    logger: serveLoggerOptions(config.logLevel, config.logFormat),
     query: config.query,
     connections: { maxConnections: config.maxConnections },
     ingestEnv: process.env,
     ingesting: config.ingest,
     runningSources: () => scheduler?.runningSources() ?? new Set(),
     ingestRole: () => (scheduler ? 'ingesting' : 'serving'),
+    nextAttempt: (source) => scheduler?.nextAttempt(source) ?? null,
   });
   service.app = app;
   const stopIngesting = new AbortController();
@@ -51,13 +55,20 @@ export async function serve(config: ServeConfig): Promise<void> {
     while (!stopIngesting.signal.aborted) {
       await lease.acquire(stopIngesting.signal);
       if (stopIngesting.signal.aborted) return;
-      app.log.info('this process holds the ingest lease: ingesting from the publishers');
+      const count = config.ingestSources?.length ?? SOURCES.length;
+      app.log.info(
+        `ingestion started: ${count} sources, ${config.ingestConcurrency} at a time (this process holds the ingest lease); /v1/exchangerate/status shows each source`,
+      );
       const running = new IngestScheduler(store, {
         env: process.env,
         http: config.http,
         sources: config.ingestSources,
         maxConcurrentRuns: config.ingestConcurrency,
-        logger: { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) },
+        logger: {
+          info: (m) => app.log.info(m),
+          warn: (m) => app.log.warn(m),
+          debug: (m) => app.log.debug(m),
+        },
       });
       scheduler = running;
       running.start();
@@ -93,10 +104,10 @@ export async function serve(config: ServeConfig): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await store.close();
-    throw error;
+    throw listenProblem(error, config);
   }
   app.log.info(
-    `database ${store.description}${config.ingest ? '; ingesting from the publishers' : '; serving stored data only (--no-ingest)'}`,
+    `database ${store.description}: ${await holdings(store)}${config.ingest ? '' : '; serving stored data only (--no-ingest)'}`,
   );
   if (config.ingest) {
     ingesting = ingestLoop().catch((error: unknown) => {
@@ -106,4 +117,40 @@ export async function serve(config: ServeConfig): Promise<void> {
   store.startSandbox().catch((error: unknown) => {
     app.log.warn(`query sandbox not started: ${(error as Error).message}`);
   });
+}
+
+/** What the database holds, in a few words, for the log at start. */
+async function holdings(store: Store): Promise<string> {
+  const catalog = await store.catalog();
+  let observations = 0;
+  let first: string | null = null;
+  let last: string | null = null;
+  let sources = 0;
+  for (const held of catalog.values()) {
+    if (held.observations === 0) continue;
+    sources++;
+    observations += held.observations;
+    if (held.firstDate && (first === null || held.firstDate < first)) first = held.firstDate;
+    if (held.lastDate && (last === null || held.lastDate > last)) last = held.lastDate;
+  }
+  if (observations === 0) return 'empty (the first ingestion backfills each source)';
+  return `${observations} observations from ${sources} ${sources === 1 ? 'source' : 'sources'}, ${first} to ${last}`;
+}
+
+/** The usual reasons a port cannot be listened on, said plainly. */
+function listenProblem(error: unknown, config: ServeConfig): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `port ${config.port} on ${config.host}`;
+  if (code === 'EADDRINUSE') {
+    return new Error(
+      `${where} is already in use (another fxrates serve?): stop it, or choose another port with --port or PORT`,
+    );
+  }
+  if (code === 'EACCES') {
+    return new Error(`${where} needs privileges this user lacks: choose a port above 1023`);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new Error(`host ${config.host} is no address of this machine: check --host or HOST`);
+  }
+  return error;
 }

@@ -53,7 +53,7 @@ describe('fxrates import', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stdout,
-      /good\.csv: observations file \(ecb, imf\): 4 rows stored \(new or changed\), 0 unchanged; skipped 1 rows of a source's own relative currency \(rate 1\)/,
+      /good\.csv: observations file \(ecb, imf\): 4 rows new, 0 changed, 0 unchanged; skipped 1 rows of a source's own relative currency \(rate 1\)/,
     );
     assert.deepEqual(await count(), [
       { source: 'ecb', symbol: 'GBP', time: '2024-07-01T14:00:00.000Z', rate: 0.8456 },
@@ -70,9 +70,9 @@ describe('fxrates import', () => {
     );
     const first = await runCli(['import', '--db', db, path]);
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /: 1 rows stored \(new or changed\), 0 unchanged/);
+    assert.match(first.stdout, /: 0 rows new, 1 changed, 0 unchanged/);
     const again = await runCli(['import', '--db', db, path]);
-    assert.match(again.stdout, /: 0 rows stored \(new or changed\), 1 unchanged/);
+    assert.match(again.stdout, /: 0 rows new, 0 changed, 1 unchanged/);
     const rows = await count();
     assert.equal(rows.length, 4);
     // The later line of the file wins.
@@ -144,7 +144,7 @@ describe('fxrates import', () => {
     assert.equal(result.code, 1);
     assert.match(result.stderr, /other\.csv: line 1: unrecognised header/);
     assert.match(result.stderr, /absent\.csv: no such file/);
-    assert.match(result.stdout, /more\.csv: observations file \(boe\): 1 rows stored/);
+    assert.match(result.stdout, /more\.csv: observations file \(boe\): 1 rows new/);
   });
 
   test('a database held by another process is reported clearly and left untouched', async () => {

@@ -66,7 +66,7 @@ describe('fxrates ingest and serve with ingestion', () => {
     assert.equal(result.code, 1);
     assert.match(
       result.stderr,
-      /ecb 1999-01-04\.\.\d{4}-\d{2}-\d{2}: 0 requests.*failed: http:\/\/127\.0\.0\.1:\d+\/service\/data\/EXR\/.*ECONNREFUSED/,
+      /ecb 1999-01-04\.\.\d{4}-\d{2}-\d{2}: 1 requests.*failed: http:\/\/127\.0\.0\.1:\d+\/service\/data\/EXR\/.*ECONNREFUSED/,
     );
     assert.match(
       result.stderr,
@@ -147,7 +147,7 @@ describe('fxrates ingest and serve with ingestion', () => {
       );
       assert.match(
         two.stderr,
-        /boi 2026-03-01\.\.2026-03-05: 0 requests.*failed: .*endperiod=2026-03-05.*HTTP 404/,
+        /boi 2026-03-01\.\.2026-03-05: 1 requests.*failed: .*endperiod=2026-03-05.*HTTP 404/,
       );
       const again = await runCli(['ingest', 'ecb', '--from', '2026-02-17', '--db', db], env);
       assert.match(again.stdout, /1 requests, 0 observations new or changed/);
@@ -201,10 +201,14 @@ describe('fxrates ingest and serve with ingestion', () => {
           return body?.rates?.USD ? body : undefined;
         });
         assert.equal(rates.rates.USD.rate, 1.15);
-        const status = (await (
-          await fetch(`${server.baseUrl}/v1/exchangerate/status`)
-        ).json()) as any;
-        const ecb = status.sources.find((row: any) => row.source === 'ecb');
+        // The rates are visible as soon as they are stored; the run records its outcome after.
+        const ecb = await waitFor('the ECB run to end', async () => {
+          const status = (await (
+            await fetch(`${server.baseUrl}/v1/exchangerate/status`)
+          ).json()) as any;
+          const row = status.sources.find((row: any) => row.source === 'ecb');
+          return row.state === 'running' ? undefined : row;
+        });
         assert.equal(ecb.state, 'ok');
         assert.equal(ecb.observations, 638);
         assert.equal(ecb.complete_through, new Date().toISOString().slice(0, 10));

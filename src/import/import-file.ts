@@ -1,6 +1,9 @@
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { addDays, utcDateOf } from '../dates.js';
+import { findSource } from '../sources/registry.js';
 import type { Observation, Store, WriteCounts } from '../store/store.js';
+import { ImportError } from './import-error.js';
+import { openImportInput, type InputPacking } from './import-input.js';
 import { CsvParser, CsvSyntaxError, type CsvRecord } from './csv-reader.js';
 import { ecbHistoryRowReader, isEcbHistoryHeader } from './ecb-history-csv.js';
 import { OBSERVATIONS_HEADER, observationOfRecord } from './observations-csv.js';
@@ -13,9 +16,35 @@ export interface ImportSummary extends WriteCounts {
   perSource: Map<string, number>;
   /** Rows that only said a relative currency is worth 1 of itself. */
   skipped: number;
+  packing: InputPacking;
+  /** The CSV read inside a zip archive. */
+  entryName?: string;
+  /**
+   * Sources whose ingest progress the file carried forward: the date through which their
+   * history is now complete (a later `fxrates ingest` continues from there).
+   */
+  completeThrough: Map<string, string>;
 }
 
-export class ImportError extends Error {}
+export { ImportError };
+
+/** How far an import has got, for a progress display. */
+export interface ImportProgress {
+  bytesRead: number;
+  totalBytes: number;
+  rows: number;
+}
+
+export interface ImportOptions {
+  /** Called as the file is read (often: throttle any display). */
+  onProgress?: (progress: ImportProgress) => void;
+}
+
+/**
+ * A file that starts where a source's stored history is complete (or at its first published
+ * date) and goes on from there carries that history forward; a file with a hole before it does not.
+ */
+const PROGRESS_GAP_DAYS = 7;
 
 /** Lines longer than this are no rates file (and must not fill the memory). */
 const LIMITS = { maxRecordLength: 64 * 1024, maxFieldLength: 4 * 1024 };
@@ -73,20 +102,37 @@ export function parseImport(text: string): {
  * Imports one file, read as a stream in batches, in one transaction: a malformed row anywhere
  * stores nothing of the file. Memory stays flat whatever the size of the file.
  */
-export async function importFile(store: Store, path: string): Promise<ImportSummary> {
+export async function importFile(
+  store: Store,
+  path: string,
+  options: ImportOptions = {},
+): Promise<ImportSummary> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
     throw new ImportError(
       error.code === 'ENOENT' ? `${path}: no such file` : `${path}: ${error.message}`,
     );
   });
   if (info.isDirectory()) throw new ImportError(`${path}: is a directory, not a file`);
+  if (!info.isFile()) throw new ImportError(`${path}: is not a regular file`);
+  const input = await openImportInput(path, info.size).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof ImportError) throw error;
+    throw new ImportError(`${path}: ${error.message}`);
+  });
   const summary: ImportSummary = {
     format: 'observations',
     perSource: new Map(),
     skipped: 0,
     stored: 0,
+    added: 0,
+    changed: 0,
     unchanged: 0,
+    packing: input.packing,
+    entryName: input.entryName,
+    completeThrough: new Map(),
   };
+  /** First and last UTC date read per source. */
+  const spans = new Map<string, { first: string; last: string }>();
+  let rows = 0;
   async function* batches(): AsyncGenerator<Observation[]> {
     const parser = new CsvParser(LIMITS);
     let read: RowReader | undefined;
@@ -106,11 +152,13 @@ export async function importFile(store: Store, path: string): Promise<ImportSumm
         }
       }
     };
-    for await (const chunk of createReadStream(path, {
-      encoding: 'utf8',
-      highWaterMark: 1024 * 1024,
-    })) {
-      yield* take(parser.push(chunk as string));
+    for await (const chunk of input.text) {
+      yield* take(parser.push(chunk));
+      options.onProgress?.({
+        bytesRead: input.bytesRead(),
+        totalBytes: input.totalBytes,
+        rows: rows + batch.length,
+      });
     }
     yield* take(parser.end());
     if (!read) throw new ImportError('the file is empty');
@@ -118,8 +166,22 @@ export async function importFile(store: Store, path: string): Promise<ImportSumm
   }
   async function* counted(): AsyncGenerator<Observation[]> {
     for await (const batch of batches()) {
-      for (const { source } of batch)
+      let span: { first: string; last: string } | undefined;
+      let spanOf = '';
+      for (const { source, observationTime } of batch) {
         summary.perSource.set(source, (summary.perSource.get(source) ?? 0) + 1);
+        if (source !== spanOf) {
+          spanOf = source;
+          span = spans.get(source);
+        }
+        const date = utcDateOf(observationTime);
+        if (!span) {
+          span = { first: date, last: date };
+          spans.set(source, span);
+        } else if (date < span.first) span.first = date;
+        else if (date > span.last) span.last = date;
+      }
+      rows += batch.length;
       yield batch;
     }
   }
@@ -136,7 +198,39 @@ export async function importFile(store: Store, path: string): Promise<ImportSumm
     }
     throw error;
   }
+  await recordProgress(store, spans, summary.completeThrough);
   return summary;
+}
+
+/** Carries each source's ingest state forward through the dates the file covered without a gap. */
+async function recordProgress(
+  store: Store,
+  spans: ReadonlyMap<string, { first: string; last: string }>,
+  advanced: Map<string, string>,
+): Promise<void> {
+  if (spans.size === 0) return;
+  const states = await store.ingestStates();
+  const today = utcDateOf(new Date());
+  for (const [key, span] of spans) {
+    const source = findSource(key);
+    if (!source) continue;
+    const state = states.get(key);
+    const resumeFrom = state?.completeThrough ?? source.historyStart;
+    if (span.first > addDays(resumeFrom, PROGRESS_GAP_DAYS)) continue;
+    // Dates to come are no history yet: the next run still asks for them.
+    const through = span.last < today ? span.last : today;
+    if (state?.completeThrough != null && through <= state.completeThrough) continue;
+    await store.saveIngestState({
+      source: key,
+      lastAttempt: state?.lastAttempt ?? null,
+      lastSuccess: state?.lastSuccess ?? null,
+      lastError: state?.lastError ?? null,
+      completeThrough: through,
+      lastRunStored: state?.lastRunStored ?? 0,
+      lastRunDropped: state?.lastRunDropped ?? 0,
+    });
+    advanced.set(key, through);
+  }
 }
 
 function isDiskFull(error: unknown): boolean {

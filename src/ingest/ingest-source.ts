@@ -15,12 +15,28 @@ export interface IngestOptions {
   now?: () => Date;
   /** Cancels requests in flight (the service is shutting down). */
   signal?: AbortSignal;
+  /** Called when a failed request is going to be retried, with the reason. */
+  onRetry?: (message: string) => void;
+  /** Called after each response is stored: HTTP requests so far, and the dates now covered. */
+  onProgress?: (progress: IngestProgress) => void;
+}
+
+export interface IngestProgress {
+  /** HTTP requests made so far, failed and retried ones included. */
+  requests: number;
+  /** Observations added or changed so far. */
+  stored: number;
+  /** The latest date the run has covered so far (its published or its stored data's). */
+  through: string | null;
 }
 
 export interface IngestReport {
   source: string;
   window: FetchWindow | null;
+  /** Responses handled (each stored in its own transaction). */
   requests: number;
+  /** HTTP requests made, failed and retried ones included. */
+  httpRequests: number;
   /** Observations added or changed. */
   stored: number;
   dropped: number;
@@ -81,6 +97,7 @@ export async function ingestSource(
     source: source.key,
     window: null,
     requests: 0,
+    httpRequests: 0,
     stored: 0,
     dropped: 0,
     dropReasons: [],
@@ -102,6 +119,9 @@ export async function ingestSource(
     await store.saveIngestState(state);
     return report;
   }
+  let http: SourceHttp | undefined;
+  /** The latest date the run has covered so far. */
+  let reached: string | null = null;
   try {
     const holdings = (await store.catalog()).get(source.key);
     const plan = plannedWindow(source, previous, holdings?.lastDate ?? null, {
@@ -110,14 +130,16 @@ export async function ingestSource(
       today: utcDateOf(now()),
     });
     report.window = plan.window;
-    const http = new SourceHttp(
+    http = new SourceHttp(
       source.key,
       { ...DEFAULT_HTTP_POLICY, ...options.http },
       originOverride(source, options.env),
       options.signal,
     );
+    http.onRetry = options.onRetry;
     for await (const batch of source.fetch(plan.window, { http, env: options.env })) {
       report.requests++;
+      report.httpRequests = http.requests;
       report.stored += await store.writeObservations(batch.observations);
       if (
         plan.continuous &&
@@ -137,13 +159,24 @@ export async function ingestSource(
       for (const reason of batch.dropReasons) {
         if (report.dropReasons.length < 5) report.dropReasons.push(reason);
       }
+      if (options.onProgress) {
+        let latest = batch.completeThrough ?? '';
+        for (const { observationTime } of batch.observations) {
+          const date = utcDateOf(observationTime);
+          if (date > latest) latest = date;
+        }
+        if (latest > (reached ?? '')) reached = latest;
+        options.onProgress({ requests: http.requests, stored: report.stored, through: reached });
+      }
     }
+    report.httpRequests = http.requests;
     state.lastSuccess = now();
     if (plan.continuous && (state.completeThrough ?? '') < plan.window.to) {
       state.completeThrough = plan.window.to;
     }
   } catch (error) {
     report.error = error instanceof Error ? error.message : String(error);
+    report.httpRequests = http?.requests ?? 0;
     // Stopped by a shutdown, not by the publisher: what was stored stays, the state is left as
     // it was, and the next start simply runs again.
     if (options.signal?.aborted) return report;

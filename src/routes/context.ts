@@ -19,5 +19,7 @@ export interface ServiceContext {
      * otherwise (another replica ingests, or --no-ingest).
      */
     role: () => 'ingesting' | 'serving';
+    /** When this process runs a source next (null when it does not ingest it). */
+    nextAttempt: (source: string) => Date | null;
   };
 }

@@ -213,6 +213,9 @@ export const statusResponseDescription = {
             description:
               'Values or codes the last attempt refused (not positive numbers, not currencies).',
           }),
+          next_attempt: nullableText(
+            'When this replica runs the source next, ISO 8601 UTC; null while it runs or waits for a run slot, and on a replica that does not ingest.',
+          ),
         }),
       ),
     },

@@ -22,6 +22,7 @@ const COLUMNS = [
   'complete_through',
   'last_run_stored',
   'last_run_dropped',
+  'next_attempt',
 ] as const;
 
 type StatusRow = Record<(typeof COLUMNS)[number], string | number | null>;
@@ -80,6 +81,7 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
           complete_through: state?.completeThrough ?? null,
           last_run_stored: state?.lastRunStored ?? 0,
           last_run_dropped: state?.lastRunDropped ?? 0,
+          next_attempt: context.ingest.nextAttempt(source.key)?.toISOString() ?? null,
         };
       });
       const body =

@@ -62,6 +62,10 @@ export interface RequestOptions {
  */
 export class SourceHttp {
   private lastRequestAt = 0;
+  /** HTTP requests made so far, failed and retried ones included. */
+  requests = 0;
+  /** Told of each failed request that is going to be retried, with the reason. */
+  onRetry?: (message: string) => void;
 
   constructor(
     readonly sourceKey: string,
@@ -109,6 +113,7 @@ export class SourceHttp {
           throw failure;
         }
         const wait = failure.retryAfterMs ?? this.policy.backoffMs * 2 ** attempt;
+        this.onRetry?.(failure.message);
         attempt++;
         await sleep(wait, this.signal);
       }
@@ -125,6 +130,7 @@ export class SourceHttp {
     target: string,
     options: RequestOptions,
   ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+    this.requests++;
     const response = await fetch(target, {
       method: options.body === undefined ? 'GET' : 'POST',
       body: options.body,
@@ -203,14 +209,19 @@ function describeNetworkError(error: unknown): string {
   return String(error);
 }
 
-/** Waits `ms`, or less when `signal` aborts (the service is shutting down). */
+/**
+ * Waits `ms`, or less when `signal` aborts (the service is shutting down). The wait listens to
+ * a signal of its own that follows `signal`: every source's waits share the service's one
+ * signal, and dozens of listeners on it would make Node warn of a leak.
+ */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  const own = signal ? AbortSignal.any([signal]) : undefined;
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
+    own?.addEventListener('abort', done, { once: true });
     function done(): void {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
+      own?.removeEventListener('abort', done);
       resolve();
     }
   });

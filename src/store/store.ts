@@ -96,7 +96,12 @@ export interface Observation {
 
 /** What a write did: rows new or changed, and rows equal to what was stored already. */
 export interface WriteCounts {
+  /** `added` + `changed`. */
   stored: number;
+  /** Rows for a source, symbol and time that had none. */
+  added: number;
+  /** Rows whose rate replaced a different stored one. */
+  changed: number;
   unchanged: number;
 }
 

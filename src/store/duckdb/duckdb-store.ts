@@ -314,7 +314,7 @@ export class DuckDBStore implements Store {
           }
           appender.closeSync();
         }
-        if (seq === 0) return { stored: 0, unchanged: 0 };
+        if (seq === 0) return { stored: 0, added: 0, changed: 0, unchanged: 0 };
         // Later rows win over earlier ones for the same key; rows equal to what is stored are
         // left alone, so re-ingesting changes nothing (and keeps the data version). The key is
         // unique because this one writer merges every write here (see migrations.ts).
@@ -354,7 +354,7 @@ export class DuckDBStore implements Store {
         }
         const stored = added + changed;
         if (stored > 0) await this.setMeta('data_version', this.version + 1);
-        return { stored, unchanged };
+        return { stored, added, changed, unchanged };
       });
       if (counts.stored > 0) {
         this.version += 1;

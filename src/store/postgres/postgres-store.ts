@@ -241,9 +241,9 @@ export class PostgresStore implements Store {
           );
         }
       }
-      let counts: WriteCounts = { stored: 0, unchanged: 0 };
+      let counts: WriteCounts = { stored: 0, added: 0, changed: 0, unchanged: 0 };
       if (seq > 0) {
-        const { rows } = await client.query<{ total: number; stored: number }>(
+        const { rows } = await client.query<{ total: number; stored: number; added: number }>(
           `WITH latest AS (
              SELECT DISTINCT ON (source, symbol, observation_time) source, symbol, observation_time, rate
              FROM staging ORDER BY source, symbol, observation_time, seq DESC
@@ -252,13 +252,15 @@ export class PostgresStore implements Store {
              SELECT source, symbol, observation_time, rate FROM latest ORDER BY observation_time, source, symbol
              ON CONFLICT (source, symbol, observation_time) DO UPDATE SET rate = EXCLUDED.rate
              WHERE o.rate IS DISTINCT FROM EXCLUDED.rate
-             RETURNING 1
+             RETURNING (xmax = 0) AS inserted
            )
-           SELECT (SELECT count(*) FROM latest) AS total, (SELECT count(*) FROM written) AS stored`,
+           SELECT (SELECT count(*) FROM latest) AS total, (SELECT count(*) FROM written) AS stored,
+             (SELECT count(*) FROM written WHERE inserted) AS added`,
         );
         const total = Number(rows[0]!.total);
         const stored = Number(rows[0]!.stored);
-        counts = { stored, unchanged: total - stored };
+        const added = Number(rows[0]!.added);
+        counts = { stored, added, changed: stored - added, unchanged: total - stored };
         if (stored > 0) {
           const bumped = await client.query<{ value: number }>(
             "UPDATE meta SET value = value + 1 WHERE key = 'data_version' RETURNING value",
