@@ -63,6 +63,9 @@ export async function openImportInput(path: string, size: number): Promise<Impor
     raw.on('data', (chunk) => (read += chunk.length));
     const gunzip = createGunzip();
     raw.on('error', (error) => gunzip.destroy(error));
+    // A broken file can fail before the text is read: the reading reports it (the stream keeps
+    // its error), instead of an unhandled 'error' event.
+    gunzip.on('error', () => undefined);
     raw.pipe(gunzip);
     return {
       packing: 'gzip',
@@ -71,6 +74,7 @@ export async function openImportInput(path: string, size: number): Promise<Impor
       text: decodeText(gunzip, '', 'gzip'),
     };
   }
+  raw.on('error', () => undefined);
   return {
     packing: 'plain',
     totalBytes: size,
@@ -118,6 +122,7 @@ async function openZip(path: string): Promise<ImportInput> {
       ),
     );
     let read = 0;
+    stream.on('error', () => undefined);
     stream.once('close', () => zip.close());
     return {
       packing: 'zip',
