@@ -83,6 +83,9 @@ export class DuckDBSandbox {
     const node = [
       process.execPath,
       '--max-old-space-size=256',
+      // The child collects after each statement: a result it stopped reading early holds
+      // engine memory until its JavaScript object is collected.
+      '--expose-gc',
       ...(CHILD.endsWith('.ts') ? ['--import', 'tsx'] : []),
       CHILD,
       JSON.stringify(settings),
@@ -218,6 +221,9 @@ class Slot {
     if (!pending) return;
     this.pending = undefined;
     clearTimeout(pending.timer);
+    // A statement cut at the caps leaves its engine result unread, holding engine memory the
+    // process may not get back soon: a fresh process takes the next statement.
+    if (reply.ok && reply.cut) this.kill();
     if (reply.ok) pending.resolve({ columns: reply.columns, rows: reply.rows, cut: reply.cut });
     else pending.reject(new SandboxRejection(reply.message));
   }
@@ -245,7 +251,7 @@ class Slot {
     }
   }
 
-  /** Kills the process now (time limit) and starts its replacement at once. */
+  /** Kills the process now (time limit, or a result cut short) and starts its replacement at once. */
   private kill(): void {
     const child = this.child;
     this.child = undefined;
