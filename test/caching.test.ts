@@ -66,7 +66,9 @@ forEachEngine((engine) => {
     });
 
     test('a source that has not fetched a date keeps every answer that asks for it at a minute', async () => {
+      // Ingestion has tried boe without fetching its history; the state is read within a second.
       await service.store.saveIngestState(fetchedThrough('boe', null));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
       assert.equal(await cacheControl('/v1/exchangerate/2024-03-04?sources=ecb'), DAY);
       assert.equal(await cacheControl('/v1/exchangerate/2024-03-04?sources=ecb,boe'), MINUTE);
       assert.equal(await cacheControl('/v1/exchangerate/2024-03-04?sources=boe'), MINUTE);
@@ -102,6 +104,32 @@ forEachEngine((engine) => {
       });
       assert.equal(again.statusCode, 304);
       assert.equal(again.headers['cache-control'], DAY);
+    });
+  });
+
+  describe('Cache-Control for data no ingestion is filling in', () => {
+    let service: TestService;
+    before(async () => {
+      service = await startService({ today: () => '2024-03-20' }, { engine });
+    });
+    after(() => service.close());
+
+    test('imported data of sources never ingested here settles after 2 days (CONTRACT §9); a running source does not', async () => {
+      await service.store.writeObservations([
+        observation('boe', 'USD', '2024-03-04T15:00:00Z', 1.2725),
+        observation('ecb', 'USD', '2024-03-04T15:00:00Z', 1.0852),
+      ]);
+      const cacheControl = async (url: string): Promise<string> =>
+        String((await service.app.inject(url)).headers['cache-control']);
+      // No ingest state at all: an imported history, served with --no-ingest.
+      assert.equal(await cacheControl('/v1/exchangerate/2024-03-04?sources=boe'), DAY);
+      assert.equal(await cacheControl('/v1/exchangerate/2024-03-04'), DAY);
+      assert.equal(await cacheControl('/v1/exchangerate/2024-03-18?sources=boe'), MINUTE);
+      // Once ingestion has tried a source without fetching its history, it may still fill in.
+      await service.store.saveIngestState(fetchedThrough('ecb', null));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal(await cacheControl('/v1/exchangerate/2024-03-04?sources=ecb'), MINUTE);
+      assert.equal(await cacheControl('/v1/exchangerate/2024-03-04?sources=boe'), DAY);
     });
   });
 });

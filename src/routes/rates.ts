@@ -4,7 +4,7 @@ import { ResponseCache, collectText } from '../http/response-cache.js';
 import { HistoryCoverage } from '../resolve/history-coverage.js';
 import type { RateRow } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
-import type { SqlValue, Store } from '../store/store.js';
+import type { Catalog, SqlValue, Store } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { documentedResponses } from './openapi-responses.js';
@@ -111,10 +111,16 @@ async function sendRates(
   const { cacheKey } = plan;
   // A day of caching only for answers that cannot change any more: every date is past the
   // publishers' corrections (SPEC.md rule 4) and every requested source has fetched its history
-  // through them. During a first backfill, or on an empty database, a minute.
+  // through them. During a first backfill, or when the sources hold nothing yet, a minute.
   const settled =
     isSettled(plan.newestDate, today) &&
-    (await coverage.covers(plan.params.sources, plan.newestDate, version));
+    holdsAny(await store.catalog(), plan.params.sources) &&
+    (await coverage.covers(
+      plan.params.sources,
+      plan.newestDate,
+      version,
+      context.ingest.running(),
+    ));
   return sendRepresentation(
     request,
     reply,
@@ -152,4 +158,9 @@ function toRateRow([
     baseRate: baseRate as number,
     observationTime: observationTime as string,
   };
+}
+
+/** Whether any of the sources holds an observation: an answer from none is not settled. */
+function holdsAny(catalog: Catalog, sources: readonly string[]): boolean {
+  return sources.some((key) => (catalog.get(key)?.observations ?? 0) > 0);
 }
