@@ -100,3 +100,9 @@ export function zonedTimeToUtc(date: string, time: string, timeZone: string): Da
   instant = wallClockAsUtc - timeZoneOffsetMs(instant, timeZone);
   return new Date(instant);
 }
+
+/** True for Saturdays and Sundays. */
+export function isWeekend(date: string): boolean {
+  const day = new Date(dateToEpochMs(date)).getUTCDay();
+  return day === 0 || day === 6;
+}

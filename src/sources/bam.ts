@@ -1,4 +1,4 @@
-import { addDays, dateToEpochMs } from '../dates.js';
+import { addDays, isWeekend } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import { completing, fetchBatch, parseJson } from './publisher-fetch.js';
@@ -38,11 +38,6 @@ export function parseBamJson(text: string, source: ObservationSource): Extractio
   return builder.result();
 }
 
-const isWeekday = (date: string): boolean => {
-  const day = new Date(dateToEpochMs(date)).getUTCDay();
-  return day !== 0 && day !== 6;
-};
-
 export const publisher: Publisher = {
   key: 'bam',
   name: 'Bank Al-Maghrib, transfer rates',
@@ -60,7 +55,7 @@ export const publisher: Publisher = {
     const headers = { 'Ocp-Apim-Subscription-Key': context.env[BAM_API_KEY_ENV] ?? '' };
     const start = publisher.historyStart;
     for (let date = window.from > start ? window.from : start; date <= window.to;) {
-      if (isWeekday(date)) {
+      if (!isWeekend(date)) {
         const batch = await fetchBatch(
           context,
           bamUrl(date),

@@ -1,5 +1,5 @@
 import * as XLSX from '@e965/xlsx';
-import { addDays, dateToEpochMs, daysBetween } from '../dates.js';
+import { addDays, daysBetween, isWeekend } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import { completing, fetchBytesBatch, yearChunks } from './publisher-fetch.js';
@@ -117,11 +117,6 @@ export function parseBcboDay(bytes: Uint8Array, source: ObservationSource): Extr
   return builder.result();
 }
 
-const isWeekday = (date: string): boolean => {
-  const day = new Date(dateToEpochMs(date)).getUTCDay();
-  return day !== 0 && day !== 6;
-};
-
 export const publisher: Publisher = {
   key: 'bcbo',
   name: 'Banco Central de Bolivia, official rates',
@@ -141,7 +136,7 @@ export const publisher: Publisher = {
     if (from > window.to) return;
     if (daysBetween(from, window.to) < BCBO_DAILY_TABLE_DAYS) {
       for (let date = from; date <= window.to; date = addDays(date, 1)) {
-        if (!isWeekday(date)) continue;
+        if (isWeekend(date)) continue;
         const batch = await fetchBytesBatch(context, bcboDayUrl(date), (bytes) =>
           parseBcboDay(bytes, publisher),
         );

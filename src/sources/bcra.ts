@@ -1,7 +1,6 @@
-import { addDays } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
-import { completing, fetchBatch, parseJson } from './publisher-fetch.js';
+import { completing, fetchBatch, parseJson, weekdays } from './publisher-fetch.js';
 import { readDecimal } from './publisher-text.js';
 import type { Extraction, Publisher } from './publisher.js';
 
@@ -55,16 +54,6 @@ export function parseBcraJson(text: string, source: ObservationSource): Extracti
   return builder.result();
 }
 
-/** Monday to Friday between two dates, both inclusive. */
-function weekdays(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) {
-    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-    if (weekday !== 0 && weekday !== 6) days.push(day);
-  }
-  return days;
-}
-
 export const publisher: Publisher = {
   key: 'bcra',
   name: 'Banco Central de la República Argentina, exchange quotes',
@@ -80,7 +69,7 @@ export const publisher: Publisher = {
   async *fetch(window, context) {
     const start = publisher.historyStart;
     const from = window.from > start ? window.from : start;
-    for (const day of weekdays(from, window.to)) {
+    for (const day of weekdays({ from, to: window.to })) {
       const batch = await fetchBatch(context, bcraUrl(day), (text) =>
         parseBcraJson(text, publisher),
       );

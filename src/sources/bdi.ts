@@ -1,8 +1,7 @@
-import { addDays } from '../dates.js';
 import { readCsvTable } from './csv-table.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
-import { completing, fetchBatch } from './publisher-fetch.js';
+import { completing, fetchBatch, weekdays } from './publisher-fetch.js';
 import { readDecimal } from './publisher-text.js';
 import type { Extraction, Publisher } from './publisher.js';
 
@@ -52,16 +51,6 @@ export function parseBdiCsv(text: string, source: ObservationSource): Extraction
   return builder.result();
 }
 
-/** Monday to Friday between two dates, both inclusive. */
-function weekdays(from: string, to: string): string[] {
-  const days: string[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) {
-    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-    if (weekday !== 0 && weekday !== 6) days.push(day);
-  }
-  return days;
-}
-
 export const publisher: Publisher = {
   key: 'bdi',
   name: "Banca d'Italia, daily exchange rates against the euro",
@@ -77,7 +66,7 @@ export const publisher: Publisher = {
   async *fetch(window, context) {
     const start = publisher.historyStart;
     const from = window.from > start ? window.from : start;
-    for (const day of weekdays(from, window.to)) {
+    for (const day of weekdays({ from, to: window.to })) {
       const batch = await fetchBatch(context, bdiUrl(day), (text) => parseBdiCsv(text, publisher));
       yield completing(batch, day);
     }

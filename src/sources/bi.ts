@@ -1,7 +1,7 @@
 import { addDays } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
-import { completing, fetchBatch, yearChunks } from './publisher-fetch.js';
+import { completing, fetchBatch, weekdays, yearChunks } from './publisher-fetch.js';
 import { isoFromEnglish, midpoint, monthAbbreviation, readDecimal } from './publisher-text.js';
 import type { Extraction, FetchWindow, Publisher } from './publisher.js';
 
@@ -180,15 +180,6 @@ export function parseBiHistory(
   return builder.result();
 }
 
-/** True when some Monday to Friday lies between two dates, both inclusive. */
-function hasWeekday(window: FetchWindow): boolean {
-  for (let day = window.from; day <= window.to; day = addDays(day, 1)) {
-    const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-    if (weekday !== 0 && weekday !== 6) return true;
-  }
-  return false;
-}
-
 export const publisher: Publisher = {
   key: 'bi',
   name: 'Bank Indonesia, transaction rates',
@@ -216,7 +207,7 @@ export const publisher: Publisher = {
     const from = window.from > start ? window.from : start;
     const before = addDays(updated, -1);
     const to = window.to < before ? window.to : before;
-    if (from > to || !hasWeekday({ from, to })) return;
+    if (from > to || weekdays({ from, to }).length === 0) return;
     for (const chunk of yearChunks({ from, to })) {
       for (const [index, currency] of form.currencies.entries()) {
         const batch = await fetchBatch(

@@ -1,5 +1,5 @@
 import { parse as parseHtml } from 'node-html-parser';
-import { addDays, dateToEpochMs } from '../dates.js';
+import { addDays, isWeekend } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import { completing, fetchBatch, PublisherFormatError } from './publisher-fetch.js';
@@ -67,12 +67,6 @@ export function parseNbcPage(text: string, source: ObservationSource): NbcPage {
     builder.addPrice(date, SYMBOL_CODES[printed] ?? printed, price, readDecimal(unit));
   }
   return { ...builder.result(), token };
-}
-
-/** Saturdays and Sundays: the bank sets no rates. */
-function isWeekend(date: string): boolean {
-  const day = new Date(dateToEpochMs(date)).getUTCDay();
-  return day === 0 || day === 6;
 }
 
 export const publisher: Publisher = {

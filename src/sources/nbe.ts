@@ -1,4 +1,4 @@
-import { addDays, dateToEpochMs } from '../dates.js';
+import { addDays, isWeekend } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import { completing, fetchBatch, parseJson } from './publisher-fetch.js';
@@ -39,12 +39,6 @@ export function parseNbeJson(text: string, source: ObservationSource): Extractio
     builder.addPrice(String(rate.date), String(rate.currency?.code), price);
   }
   return builder.result();
-}
-
-/** Saturdays and Sundays: the bank publishes no rates then. */
-function isWeekend(date: string): boolean {
-  const day = new Date(dateToEpochMs(date)).getUTCDay();
-  return day === 0 || day === 6;
 }
 
 export const publisher: Publisher = {

@@ -1,4 +1,4 @@
-import { addDays, dateToEpochMs } from '../dates.js';
+import { addDays, isWeekend } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import { completing, fetchBatch, parseJson } from './publisher-fetch.js';
@@ -41,12 +41,6 @@ export function parseNbgJson(text: string, source: ObservationSource): Extractio
     }
   }
   return builder.result();
-}
-
-/** Saturdays and Sundays: no rate is set, and the day before's answer is still in force. */
-function isWeekend(date: string): boolean {
-  const day = new Date(dateToEpochMs(date)).getUTCDay();
-  return day === 0 || day === 6;
 }
 
 export const publisher: Publisher = {

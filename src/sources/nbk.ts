@@ -1,4 +1,4 @@
-import { addDays, dateToEpochMs } from '../dates.js';
+import { addDays, isWeekend } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import { completing, fetchBatch, requireXmlRoot, xmlChildText } from './publisher-fetch.js';
@@ -28,12 +28,6 @@ export function parseNbkXml(text: string, source: ObservationSource): Extraction
     );
   }
   return builder.result();
-}
-
-/** Saturdays and Sundays: the rates of Friday's fixing stay in force. */
-function isWeekend(date: string): boolean {
-  const day = new Date(dateToEpochMs(date)).getUTCDay();
-  return day === 0 || day === 6;
 }
 
 export const publisher: Publisher = {

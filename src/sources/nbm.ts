@@ -1,4 +1,4 @@
-import { addDays, dateToEpochMs } from '../dates.js';
+import { addDays, isWeekend } from '../dates.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import {
@@ -58,12 +58,6 @@ function parseNbmDocument(
     );
   }
   return builder.result();
-}
-
-/** Saturdays and Sundays: the bank sets no new rates. */
-function isWeekend(date: string): boolean {
-  const day = new Date(dateToEpochMs(date)).getUTCDay();
-  return day === 0 || day === 6;
 }
 
 export const publisher: Publisher = {

@@ -1,5 +1,5 @@
 /** What publishers' `fetch` plans share: one request made a batch, windows split, bodies checked. */
-import { addDays, lastDayOfMonth } from '../dates.js';
+import { addDays, isWeekend, lastDayOfMonth } from '../dates.js';
 import type { RequestOptions } from './http-client.js';
 import { FetchError } from './http-client.js';
 import type { Batch, Extraction, FetchContext, FetchWindow } from './publisher.js';
@@ -71,6 +71,15 @@ export function windowChunks(window: FetchWindow, days: number): FetchWindow[] {
     chunks.push({ from, to: to < window.to ? to : window.to });
   }
   return chunks;
+}
+
+/** Monday to Friday within a window, both ends included, for publishers that rest at weekends. */
+export function weekdays(window: FetchWindow): string[] {
+  const days: string[] = [];
+  for (let day = window.from; day <= window.to; day = addDays(day, 1)) {
+    if (!isWeekend(day)) days.push(day);
+  }
+  return days;
 }
 
 /** Splits a window at calendar-year boundaries. */
