@@ -270,4 +270,13 @@ describe('a failing publisher', { skip }, () => {
     assert.equal(state.completeThrough, '2026-02-28');
     assert.equal((await status('imf')).complete_through, '2026-02-28');
   });
+
+  test('a window that ends before the history starts requests nothing and fails nothing', async () => {
+    const requested = replay.requests.length;
+    const report = await ingest('ecb', { from: '1990-01-01', to: '1998-12-31' });
+    assert.equal(report.error, null);
+    assert.equal(report.requests, 0);
+    assert.equal(replay.requests.length, requested);
+    assert.equal((await status('ecb')).state, 'ok');
+  });
 });

@@ -197,5 +197,10 @@ describe('scheduling', () => {
         continuous: false,
       },
     );
+    // Nothing is published before the history starts: an earlier --from begins there.
+    assert.deepEqual(plannedWindow(ecb, done, null, { today, from: '1990-01-01' }), {
+      window: { from: '1999-01-04', to: today },
+      continuous: true,
+    });
   });
 });

@@ -61,7 +61,8 @@ export function originOverride(source: SourceEntry, env: Env): string | undefine
 }
 
 /**
- * The dates a run requests. Explicit dates win; otherwise a source that never completed a run
+ * The dates a run requests, never before the source's history starts. Explicit dates win;
+ * otherwise a source that never completed a run
  * backfills its whole history, and later runs start at its last stored observation (or earlier,
  * where a failed run left a gap), to today.
  */
@@ -77,7 +78,9 @@ export function plannedWindow(
       : lastStoredDate !== null && lastStoredDate < state.completeThrough
         ? lastStoredDate
         : state.completeThrough;
-  const from = options.from ?? resumeFrom;
+  // Nothing is published before a source's history starts: no window reaches further back.
+  const asked = options.from ?? resumeFrom;
+  const from = asked > source.historyStart ? asked : source.historyStart;
   const to = options.to ?? options.today;
   // A run that starts no later than the resume point leaves no gap behind it.
   return { window: { from, to }, continuous: from <= resumeFrom };
@@ -137,7 +140,12 @@ export async function ingestSource(
       options.signal,
     );
     http.onRetry = options.onRetry;
-    for await (const batch of source.fetch(plan.window, { http, env: options.env })) {
+    // A window that ends before the history starts asks for nothing.
+    const batches =
+      plan.window.from <= plan.window.to
+        ? source.fetch(plan.window, { http, env: options.env })
+        : [];
+    for await (const batch of batches) {
       report.requests++;
       report.httpRequests = http.requests;
       report.stored += await store.writeObservations(batch.observations);

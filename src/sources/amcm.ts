@@ -58,9 +58,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '03:00', to: '05:30', weekdaysOnly: true },
   fetches: '`financial_info` JSON, MOP per `unit` (100 for JPY, KRW), a month per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, 31)) {
+    for (const chunk of windowChunks(window, 31)) {
       const batch = await fetchBatch(context, amcmUrl(chunk), (text) =>
         parseAmcmJson(text, publisher),
       );

@@ -53,8 +53,7 @@ export const publisher: Publisher = {
   apiKey: { variables: [BAM_API_KEY_ENV] },
   async *fetch(window, context) {
     const headers = { 'Ocp-Apim-Subscription-Key': context.env[BAM_API_KEY_ENV] ?? '' };
-    const start = publisher.historyStart;
-    for (let date = window.from > start ? window.from : start; date <= window.to;) {
+    for (let date = window.from; date <= window.to;) {
       if (!isWeekend(date)) {
         const batch = await fetchBatch(
           context,

@@ -83,9 +83,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '20:00', to: '23:30', weekdaysOnly: true },
   fetches: '`TipoCambioRango` SOAP (USD, buy/sell midpoint), a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(
         context,
         BANGUAT_URL,

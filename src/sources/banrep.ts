@@ -52,9 +52,7 @@ export const publisher: Publisher = {
   fetches:
     'TRM (USD) from the `32sa-8pi3` open-data JSON, stored on the first day of validity, a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, banrepUrl(chunk), (text) =>
         parseBanrepJson(text, publisher),
       );

@@ -67,9 +67,7 @@ export const publisher: Publisher = {
   apiKey: { variables: [BANXICO_API_KEY_ENV] },
   async *fetch(window, context) {
     const headers = { 'Bmx-Token': context.env[BANXICO_API_KEY_ENV] ?? '' };
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(
         context,
         banxicoUrl(chunk),

@@ -104,11 +104,9 @@ export const publisher: Publisher = {
   fetches:
     'BBEX3 `D..DEM.AA.AC.000` SDMX-CSV, units from each series title, a year per request, ending 1998-12-30',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
     const to = window.to < BBK_LAST_FIXING ? window.to : BBK_LAST_FIXING;
-    if (from > to) return;
-    for (const chunk of yearChunks({ from, to })) {
+    if (window.from > to) return;
+    for (const chunk of yearChunks({ from: window.from, to })) {
       const batch = await fetchBatch(context, bbkUrl(chunk), (text) =>
         parseBbkCsv(text, publisher),
       );

@@ -131,11 +131,8 @@ export const publisher: Publisher = {
   fetches:
     'daily XLS tables (all currencies) for windows up to 31 days, else yearly XLS (USD buy/sell midpoint)',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    if (from > window.to) return;
-    if (daysBetween(from, window.to) < BCBO_DAILY_TABLE_DAYS) {
-      for (let date = from; date <= window.to; date = addDays(date, 1)) {
+    if (daysBetween(window.from, window.to) < BCBO_DAILY_TABLE_DAYS) {
+      for (let date = window.from; date <= window.to; date = addDays(date, 1)) {
         if (isWeekend(date)) continue;
         const batch = await fetchBytesBatch(context, bcboDayUrl(date), (bytes) =>
           parseBcboDay(bytes, publisher),
@@ -144,7 +141,7 @@ export const publisher: Publisher = {
       }
       return;
     }
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const year = Number(chunk.from.slice(0, 4));
       const batch = await fetchBytesBatch(context, bcboYearUrl(year), (bytes) =>
         parseBcboYear(bytes, year, publisher),

@@ -63,9 +63,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '04:00', to: '06:30', weekdaysOnly: false },
   fetches: '`historico` JSON per currency, `tasaEspecial` (JPY quoted per CUP), a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       for (const code of BCC_CURRENCIES) {
         const batch = await fetchBatch(context, bccUrl(code, chunk), (text) =>
           parseBccJson(text, code, publisher),

@@ -81,9 +81,7 @@ export const publisher: Publisher = {
       user: encodeURIComponent(context.env[BCCH_USER_ENV] ?? ''),
       pass: encodeURIComponent(context.env[BCCH_PASS_ENV] ?? ''),
     };
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const all = Object.keys(BCCH_SERIES);
       for (const series of all) {
         const batch = await fetchBatch(context, bcchUrl(series, chunk, credentials), (text) =>

@@ -85,9 +85,7 @@ export const publisher: Publisher = {
   fetches:
     'indicators table 1 JSON after a CSRF token (USD buy/sell midpoint), 100 days per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    const chunks = windowChunks({ from, to: window.to }, DAYS_PER_TABLE);
+    const chunks = windowChunks(window, DAYS_PER_TABLE);
     if (chunks.length === 0) return;
     const fetched = await context.http.requestText(BCCR_TOKEN_URL);
     let token: string;

@@ -112,9 +112,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '10:00', to: '12:30', weekdaysOnly: false },
   fetches: 'HTML table of a day, French names mapped to codes, decimal commas',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const day of weekdays({ from, to: window.to })) {
+    for (const day of weekdays(window)) {
       const batch = await fetchBatch(
         context,
         bceaoUrl(day),

@@ -60,9 +60,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '14:00', to: '16:30', weekdaysOnly: false },
   fetches: 'SOAP `RecuperaTC_Mes`, córdobas per US dollar, a month per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const monthEnd of monthEnds({ from, to: window.to })) {
+    for (const monthEnd of monthEnds(window)) {
       const year = Number(monthEnd.slice(0, 4));
       const month = Number(monthEnd.slice(5, 7));
       const batch = await fetchBatch(context, BCN_URL, (text) => parseBcnSoap(text, publisher), {

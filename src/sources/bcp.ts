@@ -86,9 +86,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '19:00', to: '21:30', weekdaysOnly: true },
   fetches: 'yearly HTML page per currency, a day-by-month grid, decimal commas',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const year = Number(chunk.from.slice(0, 4));
       for (const [index, currency] of BCP_CURRENCIES.entries()) {
         const batch = await fetchBatch(

@@ -67,9 +67,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '16:00', to: '18:30', weekdaysOnly: true },
   fetches: '`Cotizaciones` JSON, a business day per request; `C/1.000 UNIDADES` applied',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const day of weekdays({ from, to: window.to })) {
+    for (const day of weekdays(window)) {
       const batch = await fetchBatch(context, bcraUrl(day), (text) =>
         parseBcraJson(text, publisher),
       );

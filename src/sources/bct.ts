@@ -57,9 +57,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '17:00', to: '19:30', weekdaysOnly: true },
   fetches: 'archive HTML page of a day (form post), interbank table, `Unité` applied',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const day of weekdays({ from, to: window.to })) {
+    for (const day of weekdays(window)) {
       const batch = await fetchBatch(context, BCT_URL, (text) => parseBctHtml(text, publisher), {
         html: true,
         charsets: ['utf-8', 'iso-8859-1'],

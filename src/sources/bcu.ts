@@ -116,9 +116,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '15:00', to: '17:30', weekdaysOnly: true },
   fetches: 'SOAP `wsbcucotizaciones`, a currency and a year per request, buy/sell midpoint',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       for (const [index, [currency]] of BCU_CURRENCIES.entries()) {
         const batch = await fetchBatch(context, BCU_URL, (text) => parseBcuSoap(text, publisher), {
           body: bcuRequest(currency, chunk),

@@ -64,9 +64,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '16:00', to: '18:30', weekdaysOnly: true },
   fetches: '`dailyRates` CSV of a business day, every country; disclaimer lines skipped',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const day of weekdays({ from, to: window.to })) {
+    for (const day of weekdays(window)) {
       const batch = await fetchBatch(context, bdiUrl(day), (text) => parseBdiCsv(text, publisher));
       yield completing(batch, day);
     }

@@ -115,11 +115,9 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '00:00', to: '00:00', weekdaysOnly: true },
   fetches: 'BPstat JSON-stat pages, escudos per unit, 1987 to 1998, a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
     const to = window.to < BDP_LAST_DATE ? window.to : BDP_LAST_DATE;
-    if (from > to) return;
-    for (const chunk of yearChunks({ from, to })) {
+    if (window.from > to) return;
+    for (const chunk of yearChunks({ from: window.from, to })) {
       for (let page = 1; ; page++) {
         const { nextPage, ...batch } = await fetchBatch(context, bdpUrl(chunk, page), (text) =>
           parseBdpJsonStat(text, publisher),

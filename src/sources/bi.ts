@@ -202,13 +202,11 @@ export const publisher: Publisher = {
     );
     const { form, date: updated, ...current } = page;
     yield current;
-    // Earlier days than the page's come from the search, a currency at a time.
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
     const before = addDays(updated, -1);
     const to = window.to < before ? window.to : before;
-    if (from > to || weekdays({ from, to }).length === 0) return;
-    for (const chunk of yearChunks({ from, to })) {
+    const earlier = { from: window.from, to };
+    if (window.from > to || weekdays(earlier).length === 0) return;
+    for (const chunk of yearChunks(earlier)) {
       for (const [index, currency] of form.currencies.entries()) {
         const batch = await fetchBatch(
           context,

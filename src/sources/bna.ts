@@ -83,15 +83,13 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '15:00', to: '17:30', weekdaysOnly: true },
   fetches: 'JSON mid reference rates, a currency and a year per request, from its currency list',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
     const list = await fetchBatch(context, BNA_CURRENCIES_URL, (text) => ({
       observations: [],
       dropped: 0,
       dropReasons: [],
       currencies: parseBnaCurrencies(text, publisher),
     }));
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       for (const [index, currency] of list.currencies.entries()) {
         const batch = await fetchBatch(context, bnaUrl(currency, chunk), (text) =>
           parseBnaRates(text, currency, publisher),

@@ -108,9 +108,7 @@ export const publisher: Publisher = {
       options,
     );
     yield latest;
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const end of monthEnds({ from, to: window.to })) {
+    for (const end of monthEnds(window)) {
       const [year, month] = end.split('-').map(Number) as [number, number];
       const through = end < window.to ? end : window.to;
       for (const [index, code] of latest.codes.entries()) {

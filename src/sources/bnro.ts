@@ -48,10 +48,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '11:00', to: '13:30', weekdaysOnly: true },
   fetches: 'yearly XML files, `multiplier` applied; gold per gram converted to the troy ounce',
   async *fetch(window, context) {
-    // The publisher has no file for years before its history starts.
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, bnroUrl(Number(chunk.from.slice(0, 4))), (text) =>
         parseBnroXml(text, publisher),
       );

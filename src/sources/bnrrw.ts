@@ -74,9 +74,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '14:00', to: '16:30', weekdaysOnly: true },
   fetches: 'JSON `currency_history` per currency (16), average rates, a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       for (const [index, code] of BNRRW_CURRENCIES.entries()) {
         const batch = await fetchBatch(context, bnrrwUrl(code, chunk), (text) =>
           parseBnrrwJson(text, publisher),

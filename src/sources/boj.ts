@@ -84,9 +84,7 @@ export const publisher: Publisher = {
   fetches:
     'time-series API JSON: FXERD04 (JPY per USD) and FXERD34 (USD per EUR, inverted), a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, bojUrl(chunk), (text) =>
         parseBojJson(text, publisher),
       );

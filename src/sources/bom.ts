@@ -51,10 +51,7 @@ export const publisher: Publisher = {
   fetches:
     'JSON posted for a date range, MNT per unit with thousands separators, a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    if (from > window.to) return;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, BOM_URL, (text) => parseBomJson(text, publisher), {
         body: bomRequestBody(chunk),
         headers: HEADERS,

@@ -78,9 +78,7 @@ export const publisher: Publisher = {
       authorization: context.env[BOT_API_KEY_ENV] ?? '',
       accept: 'application/json',
     };
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, 31)) {
+    for (const chunk of windowChunks(window, 31)) {
       const batch = await fetchBatch(
         context,
         botUrl(chunk),

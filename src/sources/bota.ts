@@ -91,9 +91,6 @@ export const publisher: Publisher = {
   fetches:
     'HTML form of previous rates (anti-forgery token, then POST per 31 days), mean of buying and selling',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    if (from > window.to) return;
     const form = await fetchBatch(context, BOTA_URL, parseBotaForm, { html: true });
     yield form;
     const headers = {
@@ -101,7 +98,7 @@ export const publisher: Publisher = {
       // The anti-forgery cookie carries the same token as the form.
       cookie: `__RequestVerificationToken=${form.token}; lang=en`,
     };
-    for (const chunk of windowChunks({ from, to: window.to }, 31)) {
+    for (const chunk of windowChunks(window, 31)) {
       const batch = await fetchBatch(context, BOTA_URL, (text) => parseBotaHtml(text, publisher), {
         html: true,
         body: botaRequestBody(form.token, chunk),

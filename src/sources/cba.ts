@@ -84,9 +84,7 @@ export const publisher: Publisher = {
   fetches:
     'SOAP `ExchangeRatesByDateRangeByISO`, a year per request; `Amount` applied, metals per gram',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, CBA_URL, (text) => parseCbaRange(text, publisher), {
         body: cbaRangeEnvelope(chunk),
         headers: {

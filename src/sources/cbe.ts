@@ -162,9 +162,6 @@ export const publisher: Publisher = {
   fetches:
     'the historical-data form (token from the page), XLSX by POST, 92 days per request; buy/sell midpoint, per-100 yen',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    if (from > window.to) return;
     const page = await context.http.requestText(CBE_PAGE_URL);
     let form: CbeForm;
     try {
@@ -172,7 +169,7 @@ export const publisher: Publisher = {
     } catch (error) {
       throw new PublisherFormatError(`${page.url}: ${(error as Error).message}`);
     }
-    for (const chunk of windowChunks({ from, to: window.to }, 92)) {
+    for (const chunk of windowChunks(window, 92)) {
       const batch = await fetchBytesBatch(
         context,
         CBE_DATA_URL,

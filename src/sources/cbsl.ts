@@ -81,9 +81,7 @@ export const publisher: Publisher = {
     'the look-up form, then its HTML results by POST for every listed currency, a year per request',
   async *fetch(window, context) {
     const form = await fetchBatch(context, CBSL_FORM_URL, parseCbslForm, { html: true });
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, 366)) {
+    for (const chunk of windowChunks(window, 366)) {
       const batch = await fetchBatch(
         context,
         CBSL_RESULTS_URL,

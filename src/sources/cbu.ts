@@ -51,8 +51,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '08:00', to: '10:30', weekdaysOnly: true },
   fetches: 'archive JSON of all currencies, `Nominal` applied, a date per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    for (let date = window.from > start ? window.from : start; date <= window.to;) {
+    for (let date = window.from; date <= window.to;) {
       const batch = await fetchBatch(context, cbuUrl(date), (text) =>
         parseCbuJson(text, publisher),
       );

@@ -43,10 +43,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '12:30', to: '15:00', weekdaysOnly: true },
   fetches: '`daily-year` JSON, `amount` applied, a year per request',
   async *fetch(window, context) {
-    // The publisher has no file for years before its history starts.
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, cnbUrl(Number(chunk.from.slice(0, 4))), (text) =>
         parseCnbJson(text, publisher),
       );

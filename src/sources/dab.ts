@@ -79,8 +79,7 @@ export const publisher: Publisher = {
   fetches:
     'the exchange-rates HTML page of each date, transfer buy/sell midpoint, names mapped to codes',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    for (let date = window.from > start ? window.from : start; date <= window.to;) {
+    for (let date = window.from; date <= window.to;) {
       const batch = await fetchBatch(
         context,
         dabUrl(date),

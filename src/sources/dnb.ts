@@ -77,10 +77,8 @@ export const publisher: Publisher = {
   fetches:
     'Statbank table DNVALD by POST, BULK text, DKK per 100 units, every day since the window start',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
     const batch = await fetchBatch(context, DNB_DATA_URL, (text) => parseDnbBulk(text, publisher), {
-      body: dnbQuery(from),
+      body: dnbQuery(window.from),
       headers: { 'Content-Type': 'application/json' },
     });
     yield completing(batch, window.to);

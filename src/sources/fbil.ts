@@ -48,9 +48,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '08:00', to: '10:30', weekdaysOnly: true },
   fetches: '`refrates/fetchfiltered` JSON, units read from the rate names, a month per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, 31)) {
+    for (const chunk of windowChunks(window, 31)) {
       const batch = await fetchBatch(context, fbilUrl(chunk), (text) =>
         parseFbilJson(text, publisher),
       );

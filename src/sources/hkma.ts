@@ -70,9 +70,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '01:00', to: '10:30', weekdaysOnly: false },
   fetches: 'monthly bulletin API `er-eeri-daily` JSON, end of day, 100 days per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, CHUNK_DAYS)) {
+    for (const chunk of windowChunks(window, CHUNK_DAYS)) {
       for (let offset = 0; ; offset += PAGE_SIZE) {
         const page = await fetchBatch(context, hkmaUrl(chunk, offset), (text) =>
           parseHkmaJson(text, publisher),

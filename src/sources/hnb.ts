@@ -50,9 +50,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '12:00', to: '14:30', weekdaysOnly: false },
   fetches: '`tecajn-eur/v3` JSON middle rates (decimal commas), a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, hnbUrl(chunk), (text) =>
         parseHnbJson(text, publisher),
       );

@@ -58,9 +58,8 @@ export const publisher: Publisher = {
   fetches:
     '`FxRates.asmx/getFxRates` XML (`tp=LT`), LTL per 1 to 10,000 units, a date per request, until the euro',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
     const to = window.to < LAST_LITAS_DATE ? window.to : LAST_LITAS_DATE;
-    for (let date = window.from > start ? window.from : start; date <= to;) {
+    for (let date = window.from; date <= to;) {
       const batch = await fetchBatch(context, lbUrl(date), (text) => parseLbXml(text, publisher));
       yield completing(batch, date);
       date = addDays(date, 1);

@@ -134,9 +134,7 @@ export const publisher: Publisher = {
     'the ASP.NET form, then its daily CSV download by POST, SGD per 1 or 100 units, a year per request',
   async *fetch(window, context) {
     const form = await fetchBatch(context, MAS_URL, parseMasForm, { html: true });
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, MAS_URL, (text) => parseMasCsv(text, publisher), {
         body: masQuery(chunk, form),
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },

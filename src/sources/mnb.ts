@@ -83,9 +83,7 @@ export const publisher: Publisher = {
   fetches:
     'SOAP `GetExchangeRates` (escaped XML, decimal commas, `unit` applied), a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(
         context,
         MNB_SERVICE_URL,

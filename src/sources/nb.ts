@@ -63,9 +63,7 @@ export const publisher: Publisher = {
   fetches:
     'SDMX CSV of every `B..NOK.SP` series, `UNIT_MULT` applied, indices dropped; a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, nbUrl(chunk), (text) => parseNbCsv(text, publisher));
       yield completing(batch, chunk.to);
     }

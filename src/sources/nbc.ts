@@ -83,12 +83,7 @@ export const publisher: Publisher = {
   fetches:
     'HTML page (latest rates and a one-time form token), then the form posted for each business day; Unit applied, bid/ask average',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    for (
-      let date = window.from > start ? window.from : start;
-      date <= window.to;
-      date = addDays(date, 1)
-    ) {
+    for (let date = window.from; date <= window.to; date = addDays(date, 1)) {
       if (isWeekend(date)) continue;
       // Every post needs a fresh token from the page, which shows the latest rates.
       const page = await fetchBatch(

@@ -54,12 +54,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '10:00', to: '12:30', weekdaysOnly: true },
   fetches: 'JSON of one day per request (weighted average; buying/selling midpoint when absent)',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    for (
-      let date = window.from > start ? window.from : start;
-      date <= window.to;
-      date = addDays(date, 1)
-    ) {
+    for (let date = window.from; date <= window.to; date = addDays(date, 1)) {
       if (isWeekend(date)) continue;
       const batch = await fetchBatch(context, nbeUrl(date), (text) =>
         parseNbeJson(text, publisher),

@@ -56,12 +56,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '08:00', to: '10:30', weekdaysOnly: true },
   fetches: 'JSON of the rates in force on a date, `quantity` applied; a business day per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    for (
-      let date = window.from > start ? window.from : start;
-      date <= window.to;
-      date = addDays(date, 1)
-    ) {
+    for (let date = window.from; date <= window.to; date = addDays(date, 1)) {
       if (isWeekend(date)) continue;
       const batch = await fetchBatch(context, nbgUrl(date), (text) =>
         parseNbgJson(text, publisher),

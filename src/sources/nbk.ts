@@ -44,12 +44,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '09:00', to: '11:30', weekdaysOnly: true },
   fetches: 'RSS XML of one date per request, `quant` applied',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    for (
-      let date = window.from > start ? window.from : start;
-      date <= window.to;
-      date = addDays(date, 1)
-    ) {
+    for (let date = window.from; date <= window.to; date = addDays(date, 1)) {
       if (isWeekend(date)) continue;
       const batch = await fetchBatch(context, nbkUrl(date), (text) => parseNbkXml(text, publisher));
       yield completing(batch, date);

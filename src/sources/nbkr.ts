@@ -92,12 +92,10 @@ export const publisher: Publisher = {
   fetches:
     'archive HTML table of USD and EUR a month per request; the current `daily.xml` and `weekly.xml` (decimal commas, `Nominal` applied)',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
     // The archive serves the history of USD and EUR only, a month at a time.
-    for (const monthEnd of monthEnds({ from, to: window.to })) {
+    for (const monthEnd of monthEnds(window)) {
       const month: FetchWindow = {
-        from: `${monthEnd.slice(0, 8)}01` > from ? `${monthEnd.slice(0, 8)}01` : from,
+        from: `${monthEnd.slice(0, 8)}01` > window.from ? `${monthEnd.slice(0, 8)}01` : window.from,
         to: monthEnd < window.to ? monthEnd : window.to,
       };
       const codes = Object.entries(NBKR_ARCHIVE_IDS);

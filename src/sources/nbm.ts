@@ -74,12 +74,7 @@ export const publisher: Publisher = {
   fetches:
     'XML of one date per request (`Nominal` applied), and the gold and silver prices per gram converted to the troy ounce',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    for (
-      let date = window.from > start ? window.from : start;
-      date <= window.to;
-      date = addDays(date, 1)
-    ) {
+    for (let date = window.from; date <= window.to; date = addDays(date, 1)) {
       if (isWeekend(date)) continue;
       yield await fetchBatch(context, nbmRatesUrl(date), (text) => parseNbmRates(text, publisher));
       const metals = await fetchBatch(context, nbmMetalsUrl(date), (text) =>

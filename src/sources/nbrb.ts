@@ -104,9 +104,7 @@ export const publisher: Publisher = {
       parseNbrbDaily(text, publisher),
     );
     yield daily;
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, DYNAMICS_DAYS)) {
+    for (const chunk of windowChunks(window, DYNAMICS_DAYS)) {
       for (const [index, currency] of daily.currencies.entries()) {
         const batch = await fetchBatch(context, nbrbDynamicsUrl(currency.id, chunk), (text) =>
           parseNbrbDynamics(text, currency, publisher),

@@ -53,9 +53,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '10:00', to: '12:30', weekdaysOnly: false },
   fetches: 'JSON of the middle rates of every calendar day (`nomin` applied), 90 days per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, CHUNK_DAYS)) {
+    for (const chunk of windowChunks(window, CHUNK_DAYS)) {
       const batch = await fetchBatch(context, nbrmUrl(chunk), (text) =>
         parseNbrmJson(text, publisher),
       );

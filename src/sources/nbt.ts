@@ -48,8 +48,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '04:00', to: '06:30', weekdaysOnly: false },
   fetches: '`export_xml.php` XML, one day per request, `Nominal` applied',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    for (let date = window.from > start ? window.from : start; date <= window.to;) {
+    for (let date = window.from; date <= window.to;) {
       const batch = await fetchBatch(context, nbtUrl(date), (text) => parseNbtXml(text, publisher));
       yield completing(batch, date);
       date = addDays(date, 1);

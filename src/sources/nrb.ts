@@ -61,9 +61,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '06:00', to: '08:30', weekdaysOnly: false },
   fetches: 'forex API v1 JSON, buy/sell midpoint, `unit` applied, 100 days per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, DAYS_PER_REQUEST)) {
+    for (const chunk of windowChunks(window, DAYS_PER_REQUEST)) {
       let batch = await fetchBatch(context, nrbUrl(chunk), (text) => parseNrbJson(text, publisher));
       for (let page = 2; page <= batch.pages; page++) {
         yield batch;

@@ -79,7 +79,8 @@ export interface Publisher {
    */
   readonly apiKey?: { readonly variables: readonly string[] };
   /**
-   * Yields one batch per response covering at least `window`. A response may hold more than
+   * Yields one batch per response covering at least `window`, which never starts before
+   * `historyStart` (ingestion clamps it) and is not empty. A response may hold more than
    * the window (publishers send whole years or whole histories); all of it is kept. Parsing is
    * done by the module's pure exported parse functions; nothing here touches the database.
    */

@@ -44,9 +44,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '15:00', to: '17:30', weekdaysOnly: true },
   fetches: 'SWEA API `Observations/ByGroup/130` JSON, SEK per unit, a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(context, rbUrl(chunk), (text) => parseRbJson(text, publisher));
       yield completing(batch, chunk.to);
     }

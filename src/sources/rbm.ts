@@ -74,9 +74,7 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '14:00', to: '16:30', weekdaysOnly: true },
   fetches: '`ExchangeRatesFilter` HTML table by POST, middle rates, 92 days per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of windowChunks({ from, to: window.to }, DAYS_PER_REQUEST)) {
+    for (const chunk of windowChunks(window, DAYS_PER_REQUEST)) {
       const batch = await fetchBatch(context, RBM_URL, (text) => parseRbmHtml(text, publisher), {
         html: true,
         body: rbmRequestBody(chunk),

@@ -70,10 +70,8 @@ export const publisher: Publisher = {
   publishWindowUtc: { from: '09:00', to: '11:30', weekdaysOnly: true },
   fetches: 'Web API `GetTimeseriesObservations` JSON, one series per currency, a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
     const series = Object.entries(SARB_SERIES);
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       for (const [index, [id, code]] of series.entries()) {
         const batch = await fetchBatch(context, sarbUrl(id, chunk), (text) =>
           parseSarbJson(text, code, publisher),

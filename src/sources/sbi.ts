@@ -120,9 +120,7 @@ export const publisher: Publisher = {
   fetches:
     '`xmltimeseries` XML, groups 9 and 7, middle rates by Icelandic name, a year per request',
   async *fetch(window, context) {
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       for (const group of SBI_GROUPS) {
         const batch = await fetchBatch(context, sbiUrl(group, chunk), (text) =>
           parseSbiXml(text, publisher),

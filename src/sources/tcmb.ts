@@ -84,9 +84,7 @@ export const publisher: Publisher = {
   apiKey: { variables: [TCMB_API_KEY_ENV] },
   async *fetch(window, context) {
     const headers = { key: context.env[TCMB_API_KEY_ENV] ?? '' };
-    const start = publisher.historyStart;
-    const from = window.from > start ? window.from : start;
-    for (const chunk of yearChunks({ from, to: window.to })) {
+    for (const chunk of yearChunks(window)) {
       const batch = await fetchBatch(
         context,
         tcmbUrl(chunk),
