@@ -173,6 +173,13 @@ function logFormat(value: string | undefined, terminal: boolean): LogFormat {
   return format;
 }
 
+/** The registered key a source name stands for; a usage error naming the valid keys otherwise. */
+function registeredKey(key: string, setting?: string): string {
+  const source = findSource(key);
+  if (!source) throw unknownSourceError(key, setting);
+  return source.key;
+}
+
 /** The usage mistake of naming a source that is not registered: the valid keys follow. */
 export function unknownSourceError(key: string, setting?: string): UsageError {
   return new UsageError(
@@ -195,11 +202,7 @@ export function ingestConfig(
     from: { type: 'string' },
     to: { type: 'string' },
   });
-  const sources = positionals.map((key) => {
-    const source = findSource(key);
-    if (!source) throw unknownSourceError(key);
-    return source.key;
-  });
+  const sources = positionals.map((key) => registeredKey(key));
   for (const [name, value] of [
     ['--from', values.from],
     ['--to', values.to],
@@ -233,15 +236,7 @@ function sourceList(name: string, value: string | undefined): string[] | undefin
     .split(',')
     .map((key) => key.trim())
     .filter((key) => key !== '');
-  return [
-    ...new Set(
-      keys.map((key) => {
-        const source = findSource(key);
-        if (!source) throw unknownSourceError(key, name);
-        return source.key;
-      }),
-    ),
-  ];
+  return [...new Set(keys.map((key) => registeredKey(key, name)))];
 }
 
 /** Request limits for ingestion, from the environment; unset ones keep their defaults. */

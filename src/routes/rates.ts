@@ -94,7 +94,8 @@ async function sendRates(
   const { store } = context;
   const today = context.today();
   const queryString = queryStringOf(request);
-  const plan = planRateRequest(path, queryString, await store.catalog(), store.dialect, today);
+  const catalog = await store.catalog();
+  const plan = planRateRequest(path, queryString, catalog, store.dialect, today);
   const { format } = plan.params;
   const version = await store.dataVersion();
   const body = (): AsyncIterable<string> =>
@@ -114,7 +115,7 @@ async function sendRates(
   // through them. During a first backfill, or when the sources hold nothing yet, a minute.
   const settled =
     isSettled(plan.newestDate, today) &&
-    holdsAny(await store.catalog(), plan.params.sources) &&
+    holdsAny(catalog, plan.params.sources) &&
     (await coverage.covers(
       plan.params.sources,
       plan.newestDate,
