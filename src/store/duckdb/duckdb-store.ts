@@ -14,7 +14,6 @@ import {
   type QueryResultSet,
   type SandboxLimits,
   type SandboxSettings,
-  type SourceHoldings,
   type SourceRow,
   type SqlValue,
   type Store,
@@ -23,6 +22,7 @@ import {
 } from '../store.js';
 import { duckdbDialect } from './dialect.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
+import { CatalogCache, catalogOf } from '../catalog.js';
 import { MIGRATIONS } from './migrations.js';
 import { DuckDBSandbox } from './sandbox.js';
 import { SnapshotWriter } from './snapshot.js';
@@ -56,7 +56,7 @@ export class DuckDBStore implements Store {
   readonly description: string;
   private sourceKeys: string[] = [];
   private version = 0;
-  private cachedCatalog: { version: number; catalog: Promise<Catalog> } | undefined;
+  private readonly catalogCache = new CatalogCache(() => this.guarded(() => this.queryCatalog()));
   private writeQueue: Promise<unknown> = Promise.resolve();
   private snapshots: SnapshotWriter | undefined;
   private sandbox: DuckDBSandbox | undefined;
@@ -125,7 +125,7 @@ export class DuckDBStore implements Store {
 
   async syncSources(sources: readonly SourceRow[]): Promise<void> {
     this.sourceKeys = sources.map((source) => source.key);
-    this.cachedCatalog = undefined;
+    this.catalogCache.clear();
     await this.serialized(() =>
       this.inTransaction(async () => {
         for (const source of sources) {
@@ -182,17 +182,7 @@ export class DuckDBStore implements Store {
   }
 
   catalog(): Promise<Catalog> {
-    if (this.cachedCatalog?.version !== this.version) {
-      const catalog = this.readCatalog();
-      this.cachedCatalog = { version: this.version, catalog };
-      // A failed read must not stay cached.
-      catalog.catch(() => (this.cachedCatalog = undefined));
-    }
-    return this.cachedCatalog!.catalog;
-  }
-
-  private readCatalog(): Promise<Catalog> {
-    return this.guarded(() => this.queryCatalog());
+    return this.catalogCache.get(this.version);
   }
 
   private async queryCatalog(): Promise<Catalog> {
@@ -203,23 +193,14 @@ export class DuckDBStore implements Store {
            min(observation_time) AS first_time, max(observation_time) AS last_time
          FROM observations GROUP BY source, symbol ORDER BY source, symbol`,
       );
-      const catalog = new Map<string, SourceHoldings & { symbols: string[] }>();
-      for (const key of this.sourceKeys) {
-        catalog.set(key, { symbols: [], firstDate: null, lastDate: null, observations: 0 });
-      }
-      for (const [source, symbol, count, first, last] of reader.getRows()) {
-        const holdings = catalog.get(source as string);
-        if (!holdings) continue;
-        holdings.symbols.push(symbol as string);
-        holdings.observations += Number(count);
-        const firstDate = utcDateOf(instantOf(first as DuckDBTimestampValue)!);
-        const lastDate = utcDateOf(instantOf(last as DuckDBTimestampValue)!);
-        if (holdings.firstDate === null || firstDate < holdings.firstDate)
-          holdings.firstDate = firstDate;
-        if (holdings.lastDate === null || lastDate > holdings.lastDate)
-          holdings.lastDate = lastDate;
-      }
-      return catalog;
+      const rows = reader.getRows().map(([source, symbol, count, first, last]) => ({
+        source: source as string,
+        symbol: symbol as string,
+        observations: Number(count),
+        firstDate: utcDateOf(instantOf(first as DuckDBTimestampValue)!),
+        lastDate: utcDateOf(instantOf(last as DuckDBTimestampValue)!),
+      }));
+      return catalogOf(this.sourceKeys, rows);
     } finally {
       connection.closeSync();
     }

@@ -15,7 +15,7 @@ import type { SqlValue } from '../store.js';
 import { REFUSED_TYPES, disallowedReferences } from './sql-allow-list.js';
 import { chunkRows, valueReader } from './values.js';
 
-export interface SandboxSettings {
+export interface ChildSettings {
   /** DuckDB memory limit inside the sandbox, e.g. '256MB'. */
   memoryLimit: string;
   threads: number;
@@ -65,7 +65,7 @@ const AS_TEXT = new Set([
   DuckDBTypeId.VARIANT,
 ]);
 
-const settings = JSON.parse(process.argv[2] ?? '{}') as SandboxSettings;
+const settings = JSON.parse(process.argv[2] ?? '{}') as ChildSettings;
 let database: { path: string; instance: DuckDBInstance } | undefined;
 
 /**

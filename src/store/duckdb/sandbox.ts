@@ -8,7 +8,7 @@ import {
   type QueryResultSet,
   type SandboxLimits,
 } from '../store.js';
-import type { SandboxReply, SandboxRequest, SandboxSettings } from './sandbox-child.js';
+import type { ChildSettings, SandboxReply, SandboxRequest } from './sandbox-child.js';
 
 export interface DuckDBSandboxOptions {
   /** Sandbox processes, each running one statement at a time. */
@@ -76,7 +76,7 @@ export class DuckDBSandbox {
 
   /** Spawns one sandbox process with its limits. */
   spawnChild(): ChildProcess {
-    const settings: SandboxSettings = {
+    const settings: ChildSettings = {
       memoryLimit: `${Math.floor(this.options.memoryBytes / 2 / 1024 / 1024)}MB`,
       threads: 1,
     };

@@ -1,5 +1,5 @@
-import { hostname } from 'node:os';
 import type pg from 'pg';
+import { replicaName } from '../../replica.js';
 import { TYPE_PARSERS } from './values.js';
 
 /** host:port/database of a postgres:// URL, for messages (never the password). */
@@ -33,7 +33,7 @@ export function clientConfig(url: string, role: string): pg.ClientConfig {
     types: TYPE_PARSERS,
     // Sorts of a long range stay in memory (the query role has its own, smaller limit).
     options: `-c TimeZone=UTC -c DateStyle=ISO${role === 'query' ? '' : ' -c work_mem=32MB'}`,
-    application_name: `fxrates ${role} ${hostname()}:${process.pid}`,
+    application_name: `fxrates ${role} ${replicaName()}`,
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
   };

@@ -7,13 +7,13 @@ import {
   type Observation,
   type QueryResultSet,
   type SandboxLimits,
-  type SourceHoldings,
   type SourceRow,
   type SqlValue,
   type Store,
   type StoreOptions,
   type WriteCounts,
 } from '../store.js';
+import { CatalogCache, catalogOf } from '../catalog.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
 import { clientConfig, connectionProblem, redactUrl } from './connection.js';
 import { postgresDialect } from './dialect.js';
@@ -48,7 +48,7 @@ export class PostgresStore implements Store {
   readonly description: string;
   readonly ingestLease: PostgresLease;
   private version = 0;
-  private cachedCatalog: { version: number; catalog: Promise<Catalog> } | undefined;
+  private readonly catalogCache = new CatalogCache(() => this.readCatalog());
   private sourceKeys: string[] = [];
   private readonly poll: NodeJS.Timeout;
   private readonly sandbox: PostgresSandbox;
@@ -107,7 +107,7 @@ export class PostgresStore implements Store {
         sources.map((s) => s.defaultPrecedence),
       ],
     );
-    this.cachedCatalog = undefined;
+    this.catalogCache.clear();
   }
 
   private async refreshVersion(): Promise<void> {
@@ -131,12 +131,7 @@ export class PostgresStore implements Store {
   }
 
   catalog(): Promise<Catalog> {
-    if (this.cachedCatalog?.version !== this.version) {
-      const catalog = this.readCatalog();
-      this.cachedCatalog = { version: this.version, catalog };
-      catalog.catch(() => (this.cachedCatalog = undefined));
-    }
-    return this.cachedCatalog!.catalog;
+    return this.catalogCache.get(this.version);
   }
 
   private async readCatalog(): Promise<Catalog> {
@@ -152,21 +147,16 @@ export class PostgresStore implements Store {
          CAST(max(observation_time) AS DATE) AS last_date
        FROM observations GROUP BY source, symbol ORDER BY source, symbol COLLATE "C"`,
     );
-    const catalog = new Map<string, SourceHoldings & { symbols: string[] }>();
-    for (const key of this.sourceKeys) {
-      catalog.set(key, { symbols: [], firstDate: null, lastDate: null, observations: 0 });
-    }
-    for (const row of rows) {
-      const holdings = catalog.get(row.source);
-      if (!holdings) continue;
-      holdings.symbols.push(row.symbol);
-      holdings.observations += Number(row.observations);
-      if (holdings.firstDate === null || row.first_date < holdings.firstDate)
-        holdings.firstDate = row.first_date;
-      if (holdings.lastDate === null || row.last_date > holdings.lastDate)
-        holdings.lastDate = row.last_date;
-    }
-    return catalog;
+    return catalogOf(
+      this.sourceKeys,
+      rows.map((row) => ({
+        source: row.source,
+        symbol: row.symbol,
+        observations: Number(row.observations),
+        firstDate: row.first_date,
+        lastDate: row.last_date,
+      })),
+    );
   }
 
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
