@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import Fastify, {
+  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -21,6 +22,7 @@ import { rateRoutes } from './routes/rates.js';
 import { statusRoutes } from './routes/status.js';
 import { loadWebPage, webRoutes, type WebPage } from './routes/web.js';
 import { queryStringOf } from './routes/respond.js';
+import { ResponseCache } from './http/response-cache.js';
 import type { Store } from './store/store.js';
 import { MAX_SQL_LENGTH } from './store/sql-guard.js';
 import {
@@ -75,10 +77,13 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
 
 /** Builds the HTTP service around a store. It never listens: server.ts does, tests inject. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const today = options.today ?? utcToday();
+  const answers = new ResponseCache(() => `${options.store.dataVersion()}|${today()}`);
   const context: ServiceContext = {
     store: options.store,
-    today: options.today ?? (() => utcDateOf(new Date())),
+    today,
     query: { ...DEFAULT_QUERY_LIMITS, ...options.query },
+    answers,
     ingest: {
       env: options.ingestEnv ?? process.env,
       enabled: options.ingesting ?? false,
@@ -93,10 +98,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     maxHeaderSize: MAX_SQL_LENGTH * 3 + 16_384,
     ...options.connections,
   };
-  const app = Fastify<Server>({
+  const requestLogging = logsAtDebug(options.logger);
+  const app: FastifyInstance = Fastify<Server>({
     logger: options.logger ?? false,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
-    serverFactory: (handler) => createGuardedServer(connections, handler),
+    // A URL answered from the cache before is answered again at the socket, before routing.
+    serverFactory: (handler) =>
+      createGuardedServer(connections, (request, response) => {
+        if (!answers.answer(request, response)) handler(request, response);
+        else if (requestLogging) app.log.debug(`${request.url}: answered from the cache`);
+      }),
+    // Fastify's two lines per request (logged at debug, see logging.ts) cost time on every
+    // request even when nothing prints them: they are made only when debug is on.
+    logController: new LogController({ disableRequestLogging: !requestLogging }),
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
     // Requests Fastify cannot even route (a malformed percent-escape in the path) get the
@@ -186,6 +200,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   metaRoutes(app, VERSION, web);
   docsRoutes(app, VERSION);
   return app;
+}
+
+function logsAtDebug(logger: AppOptions['logger']): boolean {
+  const level = typeof logger === 'object' ? (logger as { level?: unknown }).level : undefined;
+  return level === 'debug' || level === 'trace';
+}
+
+/** Today's UTC date, computed again only when a day has passed. */
+function utcToday(): () => string {
+  let day = '';
+  let nextMidnight = 0;
+  return () => {
+    const now = Date.now();
+    if (now >= nextMidnight) {
+      day = utcDateOf(new Date(now));
+      nextMidnight = (Math.floor(now / 86_400_000) + 1) * 86_400_000;
+    }
+    return day;
+  };
 }
 
 /** The format an error body is written in: the request's `format`, if it is one. */

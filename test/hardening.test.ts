@@ -90,15 +90,24 @@ describe('bounded outputs', () => {
   });
 
   test('the answer cache is bounded in bytes, least recently used first out', () => {
-    const cache = new ResponseCache(10_000, 2_000);
-    cache.clearIfStale('v1');
-    for (let i = 0; i < 100; i++) cache.set(`key${i}`, 'x'.repeat(500));
+    let generation = 'v1';
+    const cache = new ResponseCache(() => generation, 10_000, 2_000, 50);
+    const answer = (length: number) => ({
+      headers: {},
+      etag: 'W/"x"',
+      body: Buffer.alloc(length),
+      revalidate: false,
+    });
+    for (let i = 0; i < 100; i++) cache.set(`key${i}`, `/url${i}`, 'v1', answer(500));
     assert.ok(cache.size <= 10_000, String(cache.size));
     assert.equal(cache.get('key0'), undefined);
-    assert.equal(cache.get('key99'), 'x'.repeat(500));
-    cache.set('big', 'x'.repeat(3_000)); // over the body limit: not kept
+    assert.equal(cache.get('key99')?.body.length, 500);
+    cache.set('big', '/big', 'v1', answer(3_000)); // over the body limit: not kept
     assert.equal(cache.get('big'), undefined);
-    cache.clearIfStale('v2');
+    cache.set('late', '/late', 'v0', answer(10)); // computed under an older generation
+    assert.equal(cache.get('late'), undefined);
+    generation = 'v2';
+    assert.equal(cache.get('key99'), undefined);
     assert.equal(cache.size, 0);
   });
 

@@ -1,61 +1,165 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { etagMatches } from './caching.js';
+
+/** An answer as it was sent: its headers (content-length and encoding aside) and its body. */
+export interface CachedAnswer {
+  headers: Record<string, string | number | string[] | undefined>;
+  etag: string;
+  body: Buffer;
+  /** Its headers can change before the generation does: it is not answered at the socket. */
+  revalidate: boolean;
+}
+
+interface Entry extends CachedAnswer {
+  encoded: Partial<Record<Encoding, Buffer>>;
+  size: number;
+}
+
+type Encoding = 'br' | 'gzip';
+
+/** Bodies shorter than this go uncompressed, as @fastify/compress's default threshold has it. */
+const COMPRESS_THRESHOLD = 1024;
+
 /**
- * Rendered bodies of small answers (latest, one date), reused until the data or the day
+ * Rendered answers of small requests (latest, one date), reused until the data or the day
  * changes: most traffic asks the same few questions, and a repeated one costs no query.
- * Entries are keyed by the parsed request, not the URL, so spelling a request differently
+ *
+ * Answers are keyed by the parsed request, not the URL, so that spelling a request differently
  * cannot fill the cache; the whole cache is bounded in bytes, least recently used first out.
+ * Beside them, the URLs that were answered from an entry point to it, so that a URL asked again
+ * is answered at the socket (`answer`), before any routing, parsing or planning: the stored
+ * headers and ETag, and the body compressed once per encoding.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, string>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly urls = new Map<string, string>();
   private generation = '';
-  private bytes = 0;
+  private held = 0;
 
+  /**
+   * @param currentGeneration what the answers are computed from besides the request: the data
+   *   version and the day; when it changes, everything is forgotten.
+   */
   constructor(
+    private readonly currentGeneration: () => string,
     private readonly maxBytes = 32 * 1024 * 1024,
     private readonly maxBodyLength = 256 * 1024,
+    private readonly maxUrls = 20_000,
   ) {}
 
-  /** Forgets everything when `generation` (data version and day) differs from the last one seen. */
-  clearIfStale(generation: string): void {
-    if (generation !== this.generation) {
-      this.entries.clear();
-      this.bytes = 0;
-      this.generation = generation;
-    }
+  /** The answer stored under `key` in the current generation. */
+  get(key: string): CachedAnswer | undefined {
+    return this.entry(key);
   }
 
-  get(key: string): string | undefined {
-    const body = this.entries.get(key);
-    if (body !== undefined) {
+  private entry(key: string): Entry | undefined {
+    this.dropIfStale();
+    const entry = this.entries.get(key);
+    if (entry !== undefined) {
       this.entries.delete(key);
-      this.entries.set(key, body);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * Keeps `answer` under `key`, and `url` as a way to it, when `generation` (what the answer
+   * was computed from) is still the current one.
+   */
+  set(key: string, url: string, generation: string, answer: CachedAnswer): void {
+    this.dropIfStale();
+    if (generation !== this.generation || answer.body.length > this.maxBodyLength) return;
+    const previous = this.entries.get(key);
+    if (previous !== undefined) {
+      this.held -= previous.size;
+      this.entries.delete(key);
+    }
+    const entry: Entry = { ...answer, encoded: {}, size: 2 * key.length + answer.body.length };
+    this.entries.set(key, entry);
+    this.held += entry.size;
+    for (const [oldKey, old] of this.entries) {
+      if (this.held <= this.maxBytes) break;
+      this.entries.delete(oldKey);
+      this.held -= old.size;
+    }
+    this.noteUrl(url, key);
+  }
+
+  /** Records that `url` is answered by the entry under `key`. */
+  noteUrl(url: string, key: string): void {
+    if (url.length > 2048 || this.urls.get(url) === key) return;
+    this.urls.delete(url);
+    this.urls.set(url, key);
+    if (this.urls.size > this.maxUrls) this.urls.delete(this.urls.keys().next().value!);
+  }
+
+  /**
+   * Answers a GET whose URL was answered before in this generation, straight on the socket;
+   * false (nothing written) for any other request. A request with an Accept-Encoding this
+   * cannot match exactly as the framework would (q-values, wildcards) is left to the framework.
+   */
+  answer(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.method !== 'GET' || this.urls.size === 0) return false;
+    const key = this.urls.get(request.url ?? '');
+    if (key === undefined) return false;
+    const entry = this.entry(key);
+    if (entry === undefined || entry.revalidate) return false;
+    const { headers } = request;
+    if (headers['x-no-compression'] !== undefined) return false;
+    const accepted = headers['accept-encoding'];
+    let encoding: Encoding | undefined;
+    if (accepted !== undefined && accepted !== '' && entry.body.length >= COMPRESS_THRESHOLD) {
+      if (/[;*]/.test(accepted)) return false;
+      const names = accepted.toLowerCase().split(',');
+      if (names.some((name) => name.trim() === 'br')) encoding = 'br';
+      else if (names.some((name) => name.trim() === 'gzip')) encoding = 'gzip';
+    }
+    if (etagMatches(headers['if-none-match'], entry.etag)) {
+      const headers304 = { ...entry.headers };
+      delete headers304['content-type'];
+      response.writeHead(304, headers304);
+      response.end();
+      return true;
+    }
+    const body = encoding === undefined ? entry.body : this.encodedBody(entry, encoding);
+    response.writeHead(200, {
+      ...entry.headers,
+      'content-length': body.length,
+      ...(encoding === undefined ? {} : { 'content-encoding': encoding }),
+    });
+    response.end(body);
+    return true;
+  }
+
+  private encodedBody(entry: Entry, encoding: Encoding): Buffer {
+    let body = entry.encoded[encoding];
+    if (body === undefined) {
+      body =
+        encoding === 'br'
+          ? brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } })
+          : gzipSync(entry.body);
+      entry.encoded[encoding] = body;
+      entry.size += body.length;
+      this.held += body.length;
     }
     return body;
   }
 
-  set(key: string, body: string): void {
-    if (body.length > this.maxBodyLength) return;
-    const previous = this.entries.get(key);
-    if (previous !== undefined) {
-      this.bytes -= sizeOf(key, previous);
-      this.entries.delete(key);
-    }
-    this.entries.set(key, body);
-    this.bytes += sizeOf(key, body);
-    for (const [oldKey, oldBody] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldKey);
-      this.bytes -= sizeOf(oldKey, oldBody);
+  private dropIfStale(): void {
+    const generation = this.currentGeneration();
+    if (generation !== this.generation) {
+      this.entries.clear();
+      this.urls.clear();
+      this.held = 0;
+      this.generation = generation;
     }
   }
 
-  /** Bytes held (two per character of keys and bodies). */
+  /** Bytes held: two per character of keys, bodies and their compressed forms. */
   get size(): number {
-    return this.bytes;
+    return this.held;
   }
-}
-
-function sizeOf(key: string, body: string): number {
-  return 2 * (key.length + body.length);
 }
 
 export async function collectText(pieces: AsyncIterable<string>): Promise<string> {

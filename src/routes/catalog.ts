@@ -112,7 +112,7 @@ async function sendCatalog(
     reply,
     {
       contentType: CONTENT_TYPES[params.format],
-      etagParts: [await context.store.dataVersion(), request.url],
+      etagParts: [context.store.dataVersion(), request.url],
       settled: false,
       problems: params.problems,
     },

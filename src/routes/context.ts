@@ -1,5 +1,6 @@
 import type { QueryLimits } from '../app.js';
 import type { Env } from '../env.js';
+import type { ResponseCache } from '../http/response-cache.js';
 import type { Store } from '../store/store.js';
 
 /** What every route needs from the running service. */
@@ -8,6 +9,8 @@ export interface ServiceContext {
   /** Today's UTC date, YYYY-MM-DD; a function so that tests can fix the day. */
   today: () => string;
   query: QueryLimits;
+  /** Rendered small answers, also answered at the socket when their URL comes again. */
+  answers: ResponseCache;
   ingest: {
     env: Env;
     /** Whether this process runs the ingestion schedule. */

@@ -81,7 +81,7 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
         reply,
         {
           contentType: CONTENT_TYPES[format],
-          etagParts: [await context.store.dataVersion(), context.today(), request.url],
+          etagParts: [context.store.dataVersion(), context.today(), request.url],
           settled: false,
           problems: params.problems,
         },

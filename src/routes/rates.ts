@@ -1,22 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeRates } from '../format/rate-writers.js';
-import { ResponseCache, collectText } from '../http/response-cache.js';
+import { collectText } from '../http/response-cache.js';
 import { HistoryCoverage } from '../resolve/history-coverage.js';
 import type { RateRow } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
 import type { Catalog, SqlValue, Store } from '../store/store.js';
 import type { ServiceContext } from './context.js';
+import { etagMatches } from '../http/caching.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { documentedResponses } from './openapi-responses.js';
 import { dateParams, rangeParams, rateQuerySchema, rateSuccess } from './schemas.js';
 
 export function rateRoutes(app: FastifyInstance, context: ServiceContext): void {
-  const cache = new ResponseCache();
   const coverage = new HistoryCoverage(() => context.store.ingestStates());
   const answer =
     (path: (request: FastifyRequest) => RatePath) =>
     (request: FastifyRequest, reply: FastifyReply) =>
-      sendRates(context, cache, coverage, request, reply, path(request));
+      sendRates(context, coverage, request, reply, path(request));
 
   readOnlyEndpoint(
     app,
@@ -85,36 +85,37 @@ export function rateRoutes(app: FastifyInstance, context: ServiceContext): void 
 
 async function sendRates(
   context: ServiceContext,
-  cache: ResponseCache,
   coverage: HistoryCoverage,
   request: FastifyRequest,
   reply: FastifyReply,
   path: RatePath,
 ): Promise<FastifyReply> {
-  const { store } = context;
+  const { store, answers } = context;
   const today = context.today();
+  const version = store.dataVersion();
+  const generation = `${version}|${today}`;
   const queryString = queryStringOf(request);
   const catalog = await store.catalog();
   const plan = planRateRequest(path, queryString, catalog, store.dialect, today);
   const { format } = plan.params;
-  const version = await store.dataVersion();
+  const { cacheKey } = plan;
+  // One date's answer is small: it is rendered once and kept with its headers (the same URL
+  // asked again is answered before it reaches here). Ranges are streamed every time.
+  const stored = cacheKey === undefined ? undefined : answers.get(cacheKey);
+  if (stored !== undefined && !stored.revalidate) {
+    answers.noteUrl(request.url, cacheKey!);
+    reply.headers(stored.headers);
+    if (etagMatches(request.headers['if-none-match'], stored.etag)) return reply.code(304).send();
+    return reply.send(stored.body);
+  }
   const body = (): AsyncIterable<string> =>
     writeRates(format, plan.head, rateRows(store, plan.sql), plan.writer);
-  // One date's answer is small: render it once and keep it. Ranges are streamed every time.
-  const cached = async (key: string): Promise<string> => {
-    cache.clearIfStale(`${version}|${today}`);
-    const hit = cache.get(key);
-    if (hit !== undefined) return hit;
-    const text = await collectText(body());
-    cache.set(key, text);
-    return text;
-  };
-  const { cacheKey } = plan;
   // A day of caching only for answers that cannot change any more: every date is past the
   // publishers' corrections (SPEC.md rule 4) and every requested source has fetched its history
   // through them. During a first backfill, or when the sources hold nothing yet, a minute.
+  const oldEnough = isSettled(plan.newestDate, today);
   const settled =
-    isSettled(plan.newestDate, today) &&
+    oldEnough &&
     holdsAny(catalog, plan.params.sources) &&
     (await coverage.covers(
       plan.params.sources,
@@ -122,12 +123,14 @@ async function sendRates(
       version,
       context.ingest.running(),
     ));
+  // A cached answer's ETag names the parsed request, so that every spelling of it shares one.
+  const etagParts = [version, today, cacheKey ?? request.url];
   return sendRepresentation(
     request,
     reply,
     {
       contentType: CONTENT_TYPES[format],
-      etagParts: [version, today, request.url],
+      etagParts,
       settled,
       problems: plan.params.problems,
       extraHeaders:
@@ -135,7 +138,19 @@ async function sendRates(
           ? { 'x-query': plan.sql.replace(/\s+/g, ' ') }
           : {},
     },
-    cacheKey === undefined ? body : () => cached(cacheKey),
+    cacheKey === undefined
+      ? body
+      : async () => {
+          const text = stored?.body ?? Buffer.from(await collectText(body()));
+          answers.set(cacheKey, request.url, generation, {
+            headers: reply.getHeaders(),
+            etag: String(reply.getHeader('etag')),
+            body: text,
+            // Its Cache-Control can still become a day's as ingestion fetches the history.
+            revalidate: oldEnough && !settled,
+          });
+          return text;
+        },
   );
 }
 

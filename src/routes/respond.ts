@@ -62,7 +62,7 @@ export function sendRepresentation(
   request: FastifyRequest,
   reply: FastifyReply,
   representation: Representation,
-  body: () => string | Promise<string> | AsyncIterable<string>,
+  body: () => string | Buffer | Promise<string | Buffer> | AsyncIterable<string>,
 ): FastifyReply | Promise<FastifyReply> {
   const etag = weakEtag(...representation.etagParts);
   reply
@@ -78,7 +78,7 @@ export function sendRepresentation(
   reply.type(representation.contentType);
   const content = body();
   if (content instanceof Promise) return content.then((text) => reply.send(text));
-  if (typeof content === 'string') return reply.send(content);
+  if (typeof content === 'string' || Buffer.isBuffer(content)) return reply.send(content);
   // A streamed body is produced lazily: HEAD never starts it, so it runs no query.
   return reply.send(Readable.from(request.method === 'HEAD' ? [] : content));
 }

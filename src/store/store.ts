@@ -176,9 +176,10 @@ export interface Store {
   readonly ingestLease: IngestLease;
   /**
    * Grows with every change to the observations; part of every ETag. With a shared database it
-   * follows the other replicas' writes within a few seconds.
+   * follows the other replicas' writes within a few seconds. Known without asking the database
+   * (a shared one is polled), so that a cached answer can be checked at the socket.
    */
-  dataVersion(): Promise<number>;
+  dataVersion(): number;
   /** What each registered source holds; cached until the data changes. */
   catalog(): Promise<Catalog>;
   /**

@@ -163,7 +163,7 @@ export class DuckDBStore implements Store {
     }
   }
 
-  async dataVersion(): Promise<number> {
+  dataVersion(): number {
     return this.version;
   }
 

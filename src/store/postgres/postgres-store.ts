@@ -122,7 +122,7 @@ export class PostgresStore implements Store {
     }
   }
 
-  async dataVersion(): Promise<number> {
+  dataVersion(): number {
     return this.version;
   }
 
