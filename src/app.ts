@@ -56,6 +56,8 @@ export interface AppOptions {
   web?: WebPage | null;
   /** When this process runs a source next, for the status endpoint. */
   nextAttempt?: (source: string) => Date | null;
+  /** About how many rows one window of a long range returns; the default suits every range. */
+  rowsPerWindow?: number;
 }
 
 export interface QueryLimits {
@@ -84,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     today,
     query: { ...DEFAULT_QUERY_LIMITS, ...options.query },
     answers,
+    rowsPerWindow: options.rowsPerWindow,
     ingest: {
       env: options.ingestEnv ?? process.env,
       enabled: options.ingesting ?? false,

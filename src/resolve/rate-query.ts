@@ -31,6 +31,12 @@ export interface RateQuery {
   maxSourcesPerSymbol: number;
   selection: Selection;
   aggregation: Aggregation;
+  /**
+   * Whether `start` is a key date whatever was observed on it: true for a request's own start;
+   * false for a later window of a range (see range-windows.ts), whose first day is a key only
+   * when a requested source observed on it, as in the whole range.
+   */
+  startIsKey: boolean;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { formatDecimal } from '../exact-decimal.js';
-import { daysBetween, isCalendarDate, looksLikeIsoDate } from '../dates.js';
+import { addDays, daysBetween, isCalendarDate, looksLikeIsoDate } from '../dates.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseRateParams, type RateEndpoint, type RateParams } from '../params/rate-params.js';
 import { findSource } from '../sources/registry.js';
@@ -8,6 +8,7 @@ import type { RateHead, RateWriterOptions } from '../format/rate-writers.js';
 import type { SqlDialect } from '../store/store.js';
 import type { RateQuery } from './rate-query.js';
 import { buildRatesSql } from './rates-sql.js';
+import { rangeWindows } from './range-windows.js';
 import { problemsText } from '../params/problems.js';
 
 /** What the path of a rate request named: the endpoint and its raw date segments. */
@@ -19,8 +20,14 @@ export type RatePath =
 
 export interface RatePlan {
   params: RateParams;
-  /** The one statement that answers the request, built on first use (a cached answer needs none). */
+  /**
+   * The one statement that answers the request, as `show_query` shows it; built on first use
+   * (a cached answer needs none). A long range runs it window by window (`statements`), and
+   * then it starts with a comment that says so.
+   */
   readonly sql: string;
+  /** What runs: the statements of the range's windows, newest first (one for most requests). */
+  readonly statements: readonly string[];
   head: RateHead;
   writer: RateWriterOptions;
   /** The newest date the answer can hold, for Cache-Control. */
@@ -44,6 +51,7 @@ export function planRateRequest(
   catalog: Catalog,
   dialect: SqlDialect,
   today: string,
+  rowsPerWindow?: number,
 ): RatePlan {
   const segments =
     path.endpoint === 'date'
@@ -81,9 +89,18 @@ export function planRateRequest(
     maxSourcesPerSymbol: params.maxSourcesPerSymbol,
     selection: params.selection,
     aggregation: params.aggregation,
+    startIsKey: true,
   };
+  const windows = rangeWindows(query, rowsPerDay(catalog, params), rowsPerWindow).map((window) =>
+    contributing(window, catalog),
+  );
   let sql: string | undefined;
-  const sqlText = (): string => (sql ??= buildRatesSql(query, dialect));
+  const sqlText = (): string =>
+    (sql ??=
+      (windows.length > 1
+        ? `/* run as ${windows.length} statements, newest dates first: this one over the dates of each window in turn, a window's first day a key only when a source observed on it */\n`
+        : '') + buildRatesSql(contributing(query, catalog), dialect));
+  let statements: string[] | undefined;
   const ranged = path.endpoint === 'range' || path.endpoint === 'all';
   const head: RateHead = {
     status: 'success',
@@ -97,6 +114,9 @@ export function planRateRequest(
     get sql() {
       return sqlText();
     },
+    get statements() {
+      return (statements ??= windows.map((window) => buildRatesSql(window, dialect)));
+    },
     cacheKey: ranged || params.problems.length > 0 ? undefined : cacheKeyOf(query, params),
     head,
     writer: {
@@ -108,6 +128,39 @@ export function planRateRequest(
     },
     newestDate: end,
   };
+}
+
+/**
+ * The query without the sources that hold nothing it can use (no observation from
+ * `up_to_days_before` before its first date through its last): they add nothing to the answer,
+ * and a statement over fewer sources is less work (with one source, nothing to rank).
+ */
+function contributing(query: RateQuery, catalog: Catalog): RateQuery {
+  const from = addDays(query.start, -query.upToDaysBefore);
+  const sources = query.sources.filter(({ key }) => {
+    const held = catalog.get(key);
+    return held?.firstDate != null && held.firstDate <= query.end && held.lastDate! >= from;
+  });
+  return sources.length === query.sources.length ? query : { ...query, sources };
+}
+
+/**
+ * How many rows a day of the answer has at most: the symbols the requested sources hold (and
+ * their relative currencies), or the requested ones, times the sources shown per symbol.
+ */
+function rowsPerDay(catalog: Catalog, params: RateParams): number {
+  const symbols = new Set<string>();
+  let holding = 0;
+  for (const key of params.sources) {
+    const held = catalog.get(key);
+    if (!held || held.observations === 0) continue;
+    holding++;
+    for (const symbol of held.symbols) symbols.add(symbol);
+    symbols.add(findSource(key)!.relativeCurrency);
+  }
+  const count =
+    params.symbols === null ? symbols.size : Math.min(symbols.size, params.symbols.length);
+  return Math.max(1, count * Math.min(params.maxSourcesPerSymbol, Math.max(1, holding)));
 }
 
 function cacheKeyOf(query: RateQuery, params: RateParams): string {

@@ -20,6 +20,9 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
  *   days, so that keys (the start date, then every later day on which a requested source
  *   observed) meet their pairs in an equality join;
  * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order.
+ *
+ * A long range is answered window by window, newest first, each window this statement over its
+ * own dates (range-windows.ts), so that no answer is ever sorted or held whole.
  */
 export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const { base, symbols, sources } = query;
@@ -79,12 +82,15 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM base_legs AS b JOIN src ON src.key = b.source
     WHERE src.relative_currency <> ${baseLiteral} AND ${symbolFilter('src.relative_currency')}
   )`,
-    ...(query.start === query.end
+    ...(query.start === query.end && query.startIsKey
       ? latestPairOfOneDay(query, dialect)
       : latestPairsOfEachKey(query, dialect)),
   ];
 
-  let rows = `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`;
+  // With no more sources than may be shown per symbol, every candidate is shown: no ranking.
+  let rows = ranks(query)
+    ? `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`
+    : '(SELECT * FROM ranked)';
   if (query.aggregation !== 'day') {
     // Each period shows, per symbol, the entries of its first (earliest) or last (latest) key
     // that has that symbol, under the period's first day (CONTRACT §4).
@@ -116,7 +122,7 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
       ${dialect.valueAtExtreme('max', 'p.symbol_rate', 'p.day')} AS symbol_rate,
       ${dialect.valueAtExtreme('max', 'p.base_rate', 'p.day')} AS base_rate,
       ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time, src.priority,
-      row_number() OVER (PARTITION BY p.symbol ORDER BY src.priority) AS rank
+      ${ranks(query) ? 'row_number() OVER (PARTITION BY p.symbol ORDER BY src.priority)' : '1'} AS rank
     FROM pairs AS p JOIN src ON src.key = p.source
     GROUP BY p.symbol, p.source, src.priority
   )`,
@@ -140,23 +146,32 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
     FROM spans
     WHERE last_day >= ${dateLiteral(query.start)}
   )`,
-    `keys AS (
+    `keys AS (${
+      query.startIsKey
+        ? `
     SELECT ${dateLiteral(query.start)} AS day
-    UNION
-    SELECT DISTINCT CAST(o.observation_time AS DATE)
+    UNION`
+        : ''
+    }
+    SELECT DISTINCT CAST(o.observation_time AS DATE)${query.startIsKey ? '' : ' AS day'}
     FROM observations AS o
     WHERE o.source IN (${sourceKeys})
-      AND o.observation_time >= CAST(${dateLiteral(query.start)} + 1 AS TIMESTAMP)
+      AND o.observation_time >= CAST(${dateLiteral(query.start)}${query.startIsKey ? ' + 1' : ''} AS TIMESTAMP)
       AND o.observation_time < CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)
   )`,
     `ranked AS (
     SELECT k.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, src.priority,
-      row_number() OVER (PARTITION BY k.day, s.symbol ORDER BY src.priority) AS rank
+      ${ranks(query) ? 'row_number() OVER (PARTITION BY k.day, s.symbol ORDER BY src.priority)' : '1'} AS rank
     FROM keys AS k
     JOIN covered AS s ON s.day = k.day
     JOIN src ON src.key = s.source
   )`,
   ];
+}
+
+/** Whether some symbol can have more candidates than `max_sources_per_symbol` shows. */
+function ranks(query: RateQuery): boolean {
+  return query.sources.length > query.maxSourcesPerSymbol;
 }
 
 /** The requested source keys for an IN list; NULL matches nothing when none are left. */

@@ -11,6 +11,8 @@ export interface ServiceContext {
   query: QueryLimits;
   /** Rendered small answers, also answered at the socket when their URL comes again. */
   answers: ResponseCache;
+  /** About how many rows one window of a long range returns (see range-windows.ts). */
+  rowsPerWindow?: number;
   ingest: {
     env: Env;
     /** Whether this process runs the ingestion schedule. */

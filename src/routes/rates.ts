@@ -96,7 +96,14 @@ async function sendRates(
   const generation = `${version}|${today}`;
   const queryString = queryStringOf(request);
   const catalog = await store.catalog();
-  const plan = planRateRequest(path, queryString, catalog, store.dialect, today);
+  const plan = planRateRequest(
+    path,
+    queryString,
+    catalog,
+    store.dialect,
+    today,
+    context.rowsPerWindow,
+  );
   const { format } = plan.params;
   const { cacheKey } = plan;
   // One date's answer is small: it is rendered once and kept with its headers (the same URL
@@ -109,7 +116,7 @@ async function sendRates(
     return reply.send(stored.body);
   }
   const body = (): AsyncIterable<string> =>
-    writeRates(format, plan.head, rateRows(store, plan.sql), plan.writer);
+    writeRates(format, plan.head, rateRows(store, plan.statements), plan.writer);
   // A day of caching only for answers that cannot change any more: every date is past the
   // publishers' corrections (SPEC.md rule 4) and every requested source has fetched its history
   // through them. During a first backfill, or when the sources hold nothing yet, a minute.
@@ -154,8 +161,33 @@ async function sendRates(
   );
 }
 
-async function* rateRows(store: Store, sql: string): AsyncIterable<RateRow[]> {
-  for await (const batch of store.streamRows(sql)) yield batch.map(toRateRow);
+/**
+ * The rows of each statement in turn (a long range's windows, newest first). The next window's
+ * statement runs, and its rows are read, while the rows of the one before are written: the
+ * engine works beside the writer, and at most two windows are held.
+ */
+async function* rateRows(store: Store, statements: readonly string[]): AsyncIterable<RateRow[]> {
+  if (statements.length === 1) {
+    for await (const batch of store.streamRows(statements[0]!)) yield batch.map(toRateRow);
+    return;
+  }
+  const read = async (sql: string): Promise<RateRow[][]> => {
+    const batches: RateRow[][] = [];
+    for await (const batch of store.streamRows(sql)) batches.push(batch.map(toRateRow));
+    return batches;
+  };
+  let next: Promise<RateRow[][]> | undefined = read(statements[0]!);
+  try {
+    for (let index = 0; next !== undefined; index++) {
+      const current = next;
+      next = index + 1 < statements.length ? read(statements[index + 1]!) : undefined;
+      // A client that goes away stops the answer: the window read ahead then fails unheard.
+      next?.catch(() => undefined);
+      yield* await current;
+    }
+  } finally {
+    await next?.catch(() => undefined);
+  }
 }
 
 function toRateRow([
