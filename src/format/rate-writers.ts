@@ -2,7 +2,7 @@ import type { RateRow } from '../resolve/rate-query.js';
 import type { RateFormat } from '../params/rate-params.js';
 import type { Decimal } from '../exact-decimal.js';
 import { formatScaledQuotient } from './rate-number.js';
-import { XML_DECLARATION, csvLine, xmlEscape } from './text-escapes.js';
+import { XML_DECLARATION, csvField, csvLine, xmlEscape } from './text-escapes.js';
 
 /** The fields of a rate response that come before its rates, in output order. */
 export interface RateHead {
@@ -59,43 +59,45 @@ async function* writeJson(
   text += member(1, 'rates', '{');
   yield text;
 
-  // Objects are opened along the path date > symbol > source; `open` holds the keys of the
-  // objects still open below "rates", and each row is a leaf written whole from fixed pieces.
-  const leafDepth = (byDate ? 1 : 0) + (perSource ? 1 : 0) + 2;
+  // Objects are opened along the path date > symbol > source: `levels` of them above each
+  // leaf (0 to 2), `open` of them open now, with their keys in open0 and open1. Each row is a
+  // leaf written whole from fixed pieces.
+  const levels = (byDate ? 1 : 0) + (perSource ? 1 : 0);
+  const leafDepth = levels + 2;
   const rateKey = `{${newline}${indent(leafDepth + 1)}"rate"${colon}`;
   const timeKey = `,${newline}${indent(leafDepth + 1)}"observation_time"${colon}"`;
   const sourceKey = `",${newline}${indent(leafDepth + 1)}"source"${colon}"`;
   const leafClose = `"${newline}${indent(leafDepth)}}`;
   const leafIndent = `${newline}${indent(leafDepth)}`;
-  let open: string[] = [];
+  const closeAt = [0, 1].map((depth) => `${newline}${indent(depth + 2)}}`);
+  const { amount } = options;
+  let open = 0;
+  let open0 = '';
+  let open1 = '';
   let written = false;
   for await (const rows of batches) {
     text = '';
     for (const row of rows) {
-      const containers = byDate
-        ? perSource
-          ? [row.date, row.symbol]
-          : [row.date]
-        : perSource
-          ? [row.symbol]
-          : [];
+      const key0 = byDate ? row.date : row.symbol;
       let common = 0;
-      while (common < open.length && open[common] === containers[common]) common++;
-      for (let depth = open.length - 1; depth >= common; depth--)
-        text += `${newline}${indent(depth + 2)}}`;
-      for (let depth = common; depth < containers.length; depth++) {
-        text += `${depth === common && depth < open.length ? ',' : ''}${member(depth + 2, containers[depth]!, '{')}`;
+      if (open > 0 && open0 === key0) common = open > 1 && open1 === row.symbol ? 2 : 1;
+      if (common < levels) {
+        for (let depth = open - 1; depth >= common; depth--) text += closeAt[depth];
+        for (let depth = common; depth < levels; depth++) {
+          const key = depth === 0 ? key0 : row.symbol;
+          text += `${depth === common && depth < open ? ',' : ''}${member(depth + 2, key, '{')}`;
+        }
+        open0 = key0;
+        open1 = row.symbol;
+        open = levels;
       }
-      const leafKey = perSource ? row.source : row.symbol;
-      text += `${written && common === containers.length ? ',' : ''}${leafIndent}"${leafKey}"${colon}${rateKey}${formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, decimals)}${timeKey}${row.observationTime}`;
-      text += perSource ? leafClose : `${sourceKey}${row.source}${leafClose}`;
-      open = containers;
+      text += `${written && common === levels ? ',' : ''}${leafIndent}"${perSource ? row.source : row.symbol}"${colon}${rateKey}${formatScaledQuotient(row.symbolRate, row.baseRate, amount, decimals)}${timeKey}${row.observationTime}${perSource ? leafClose : `${sourceKey}${row.source}${leafClose}`}`;
       written = true;
     }
     if (text) yield text;
   }
   text = '';
-  for (let depth = open.length - 1; depth >= 0; depth--) text += `${newline}${indent(depth + 2)}}`;
+  for (let depth = open - 1; depth >= 0; depth--) text += closeAt[depth];
   text += written ? `${newline}${indent(1)}}` : '}';
   yield `${text}${newline}}${newline}`;
 }
@@ -106,20 +108,29 @@ async function* writeCsv(
   options: RateWriterOptions,
 ): AsyncIterable<string> {
   yield csvLine(RATE_CSV_HEADER);
+  // Dates, rates and times never need quoting; codes are quoted once each if they ever do.
+  const field = memoized(csvField);
+  const base = `,${field(head.base)},`;
   for await (const rows of batches) {
     let text = '';
     for (const row of rows) {
-      text += csvLine([
-        row.date,
-        head.base,
-        row.symbol,
-        row.source,
-        formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, options.decimals),
-        row.observationTime,
-      ]);
+      text += `${row.date}${base}${field(row.symbol)},${field(row.source)},${formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, options.decimals)},${row.observationTime}\r\n`;
     }
     if (text) yield text;
   }
+}
+
+/** `format` of each distinct text, computed once per answer. */
+function memoized(format: (text: string) => string): (text: string) => string {
+  const texts = new Map<string, string>();
+  return (text) => {
+    let formatted = texts.get(text);
+    if (formatted === undefined) {
+      formatted = format(text);
+      texts.set(text, formatted);
+    }
+    return formatted;
+  };
 }
 
 async function* writeXml(
@@ -136,10 +147,12 @@ async function* writeXml(
   text += `${newline}${indent(1)}<rates>`;
   yield text;
   let written = false;
+  const escaped = memoized(xmlEscape);
+  const rateIndent = `${newline}${indent(2)}`;
   for await (const rows of batches) {
     text = '';
     for (const row of rows) {
-      text += `${newline}${indent(2)}<rate date="${row.date}" symbol="${xmlEscape(row.symbol)}" source="${xmlEscape(
+      text += `${rateIndent}<rate date="${row.date}" symbol="${escaped(row.symbol)}" source="${escaped(
         row.source,
       )}" observation_time="${row.observationTime}">${formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, options.decimals)}</rate>`;
     }

@@ -1,4 +1,4 @@
-import { addDays, dateToEpochMs } from '../dates.js';
+import { addDays, dateToEpochMs, daysBetween } from '../dates.js';
 import type { PeriodUnit } from '../store/store.js';
 import type { RateQuery } from './rate-query.js';
 
@@ -22,8 +22,8 @@ export function rangeWindows(
   rowsPerDay: number,
   rowsPerWindow = ROWS_PER_WINDOW,
 ): RateQuery[] {
-  if (query.start === query.end) return [query];
   const days = Math.max(1, Math.floor(rowsPerWindow / Math.max(1, rowsPerDay)));
+  if (days > daysBetween(query.start, query.end)) return [query];
   const windows: RateQuery[] = [];
   let end = query.end;
   for (;;) {

@@ -162,32 +162,47 @@ async function sendRates(
 }
 
 /**
- * The rows of each statement in turn (a long range's windows, newest first). The next window's
- * statement runs, and its rows are read, while the rows of the one before are written: the
- * engine works beside the writer, and at most two windows are held.
+ * The rows of each statement in turn (a long range's windows, newest first). Each next window's
+ * statement starts as soon as the first rows of the one before arrive, so that the engine
+ * computes it (holding its result within its own memory limit) while this process writes the
+ * rows before it; this process holds one batch at a time.
  */
 async function* rateRows(store: Store, statements: readonly string[]): AsyncIterable<RateRow[]> {
-  if (statements.length === 1) {
-    for await (const batch of store.streamRows(statements[0]!)) yield batch.map(toRateRow);
-    return;
-  }
-  const read = async (sql: string): Promise<RateRow[][]> => {
-    const batches: RateRow[][] = [];
-    for await (const batch of store.streamRows(sql)) batches.push(batch.map(toRateRow));
-    return batches;
+  const start = (sql: string): StartedRows => {
+    const rows = store.streamRows(sql)[Symbol.asyncIterator]();
+    const first = rows.next();
+    // A client that goes away stops the answer: a window started ahead then fails unheard.
+    first.catch(() => undefined);
+    return { rows, first };
   };
-  let next: Promise<RateRow[][]> | undefined = read(statements[0]!);
+  let next: StartedRows | undefined = start(statements[0]!);
+  let current: StartedRows | undefined;
   try {
     for (let index = 0; next !== undefined; index++) {
-      const current = next;
-      next = index + 1 < statements.length ? read(statements[index + 1]!) : undefined;
-      // A client that goes away stops the answer: the window read ahead then fails unheard.
-      next?.catch(() => undefined);
-      yield* await current;
+      current = next;
+      next = undefined;
+      let batch = await current.first;
+      if (index + 1 < statements.length) next = start(statements[index + 1]!);
+      while (!batch.done) {
+        yield batch.value.map(toRateRow);
+        batch = await current.rows.next();
+      }
     }
   } finally {
-    await next?.catch(() => undefined);
+    // Stopped early (or failed): the statements still open give their connections back.
+    for (const open of [current, next]) {
+      if (open !== undefined)
+        await open.first.then(
+          () => open.rows.return?.(),
+          () => undefined,
+        );
+    }
   }
+}
+
+interface StartedRows {
+  rows: AsyncIterator<SqlValue[][]>;
+  first: Promise<IteratorResult<SqlValue[][]>>;
 }
 
 function toRateRow([

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { addDays } from '../src/dates.js';
+import { periodStartOf, rangeWindows } from '../src/resolve/range-windows.js';
+import type { RateQuery } from '../src/resolve/rate-query.js';
+import type { Observation } from '../src/store/store.js';
+import { forEachEngine, observation, startService, type TestService } from './support/harness.js';
+
+const QUERY: RateQuery = {
+  start: '2020-01-01',
+  end: '2020-12-31',
+  base: 'EUR',
+  symbols: null,
+  sources: [{ key: 'ecb', relativeCurrency: 'EUR' }],
+  upToDaysBefore: 4,
+  maxSourcesPerSymbol: 1,
+  selection: 'earliest',
+  aggregation: 'day',
+  startIsKey: true,
+};
+
+describe('cutting a range into windows', () => {
+  test('windows cover the range newest first, without gaps or overlaps; only the first day of the range is a key by itself', () => {
+    const windows = rangeWindows(QUERY, 10, 300); // 30 days a window
+    assert.equal(windows[0]!.end, '2020-12-31');
+    assert.equal(windows.at(-1)!.start, '2020-01-01');
+    for (let index = 1; index < windows.length; index++)
+      assert.equal(addDays(windows[index]!.end, 1), windows[index - 1]!.start);
+    assert.deepEqual(
+      windows.map((window) => window.startIsKey),
+      windows.map((_, index) => index === windows.length - 1),
+    );
+    assert.ok(windows.every((window) => window.start <= window.end));
+    assert.equal(windows.length, Math.ceil(366 / 30));
+  });
+
+  test('with an aggregation, a window begins on a period start, so that no period is split', () => {
+    for (const aggregation of ['week', 'month', 'quarter', 'year'] as const) {
+      const windows = rangeWindows({ ...QUERY, start: '2019-06-13', aggregation }, 10, 400);
+      for (const window of windows.slice(0, -1))
+        assert.equal(periodStartOf(aggregation, window.start), window.start, aggregation);
+      assert.equal(windows.at(-1)!.start, '2019-06-13');
+    }
+  });
+
+  test('period starts as CONTRACT §4 has them', () => {
+    assert.equal(periodStartOf('week', '2024-03-17'), '2024-03-11'); // a Sunday
+    assert.equal(periodStartOf('week', '2024-03-11'), '2024-03-11');
+    assert.equal(periodStartOf('quarter', '2024-08-30'), '2024-07-01');
+    assert.equal(periodStartOf('decade', '2026-04-14'), '2020-01-01');
+    assert.equal(periodStartOf('century', '2026-04-14'), '2000-01-01');
+    assert.equal(periodStartOf('millennium', '1999-12-31'), '1000-01-01');
+  });
+
+  test('one day is one window', () => {
+    assert.deepEqual(rangeWindows({ ...QUERY, end: QUERY.start }, 40), [
+      { ...QUERY, end: QUERY.start },
+    ]);
+  });
+});
+
+/** Two years of two sources, with gaps, a missing symbol now and then and a second fixing. */
+function history(): Observation[] {
+  const rows: Observation[] = [];
+  for (let day = 0; day < 730; day++) {
+    const date = addDays('2022-01-03', day);
+    const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+    if (weekday === 0 || weekday === 6 || day % 17 === 5) continue;
+    for (const [index, symbol] of ['USD', 'JPY', 'GBP', 'CHF'].entries()) {
+      if ((day + index) % 23 === 0) continue;
+      rows.push(observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index + (day % 97) / 1000));
+    }
+    if (day % 3 === 0) {
+      rows.push(observation('boe', 'USD', `${date}T15:30:00Z`, 1.2 + (day % 89) / 1000));
+      rows.push(observation('boe', 'EUR', `${date}T15:30:00Z`, 1.1 + (day % 83) / 1000));
+    }
+  }
+  return rows;
+}
+
+forEachEngine((engine) => {
+  describe('long ranges answered in windows', () => {
+    let whole: TestService;
+    let windowed: TestService;
+    let baseUrl: string;
+    before(async () => {
+      whole = await startService({ today: () => '2024-06-01', rowsPerWindow: 1e9 }, { engine });
+      windowed = await startService({ today: () => '2024-06-01', rowsPerWindow: 50 }, { engine });
+      for (const service of [whole, windowed]) await service.store.writeObservations(history());
+      baseUrl = await windowed.app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(async () => {
+      await whole.close();
+      await windowed.close();
+    });
+
+    for (const query of [
+      'sources=ecb,boe&base=USD',
+      'sources=boe,ecb&base=GBP&max_sources_per_symbol=2&format=csv',
+      'sources=ecb,boe&aggregation=week&format=xml',
+      'sources=ecb,boe&aggregation=month&observation_time_selection=latest',
+      'sources=ecb&aggregation=quarter&symbols=USD,CHF',
+    ]) {
+      test(`the same answer as one statement: /all?${query}`, async () => {
+        const url = `/v1/exchangerate/all?${query}`;
+        const [one, cut] = await Promise.all([whole.app.inject(url), windowed.app.inject(url)]);
+        assert.equal(cut.statusCode, 200);
+        assert.ok(cut.body.length > 1000);
+        assert.equal(cut.body, one.body);
+      });
+    }
+
+    test('show_query shows the statement the windows are cut from, and says so', async () => {
+      const { query } = JSON.parse(
+        (await windowed.app.inject('/v1/exchangerate/all?show_query=true&sources=ecb')).body,
+      );
+      assert.match(query, /^\/\* run as \d+ statements, newest dates first/);
+    });
+
+    test('clients that go away mid-answer free what their answers held', async () => {
+      // More abandoned answers than the PostgreSQL pool has connections.
+      for (let index = 0; index < 20; index++) {
+        await new Promise<void>((resolve, reject) => {
+          const outgoing = request(`${baseUrl}/v1/exchangerate/all?sources=ecb,boe`, (response) => {
+            response.once('data', () => {
+              response.destroy();
+              resolve();
+            });
+          });
+          outgoing.on('error', reject).end();
+        });
+      }
+      const response = await fetch(`${baseUrl}/v1/exchangerate/2023-03-01/2023-03-31`, {
+        signal: AbortSignal.timeout(10_000),
+      });
+      assert.equal(response.status, 200);
+    });
+  });
+});
