@@ -1,5 +1,5 @@
 import type { SqlDialect } from '../store/store.js';
-import type { RateQuery } from './rate-query.js';
+import type { RateQuery, SourceRef } from './rate-query.js';
 import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-literal.js';
 
 /**
@@ -42,18 +42,43 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const windowStart = `CAST(${dateLiteral(query.start)} - ${integerLiteral(query.upToDaysBefore)} AS TIMESTAMP)`;
   const dayAfterEnd = `CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)`;
 
-  const sourceRows =
-    sources.length > 0
-      ? `VALUES ${sources
-          .map(
-            (s, priority) =>
-              `(${stringLiteral(s.key)}, ${stringLiteral(s.relativeCurrency)}, ${priority})`,
-          )
-          .join(', ')}`
-      : 'SELECT NULL, NULL, NULL WHERE FALSE';
+  // The statement holds only what the sources need: a source quoted in the base currency pairs
+  // each symbol with 1; any other divides by its base leg of the same day, and gives a row for
+  // its own relative currency. (No source observes its relative currency: CONTRACT §1.)
+  const direct = sources.filter((source) => source.relativeCurrency === base);
+  const crossed = sources.filter((source) => source.relativeCurrency !== base);
+  const relativeRows = crossed.filter(
+    (source) => wanted === undefined || wanted.includes(source.relativeCurrency),
+  );
+  const pairs: string[] = [];
+  if (crossed.length > 0) {
+    pairs.push(`SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, b.rate AS base_rate,
+      greatest(l.observation_time, b.observation_time) AS observation_time
+    FROM legs AS l JOIN base_legs AS b ON b.source = l.source AND b.day = l.day
+    WHERE l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}`);
+  }
+  if (direct.length > 0) {
+    pairs.push(`SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, ${dialect.one} AS base_rate, l.observation_time
+    FROM legs AS l
+    WHERE ${crossed.length > 0 ? `l.source IN (${stringList(direct.map((s) => s.key))}) AND ` : ''}l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}`);
+  }
+  if (relativeRows.length > 0) {
+    pairs.push(`SELECT b.source, ${relativeCurrencyOf(relativeRows, 'b.source')} AS symbol, b.day, ${dialect.one} AS symbol_rate, b.rate AS base_rate, b.observation_time
+    FROM base_legs AS b${relativeRows.length < crossed.length ? `\n    WHERE b.source IN (${stringList(relativeRows.map((s) => s.key))})` : ''}`);
+  }
+  if (pairs.length === 0) {
+    pairs.push(`SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, l.rate AS base_rate, l.observation_time
+    FROM legs AS l WHERE FALSE`);
+  }
 
   const ctes = [
-    `src(key, relative_currency, priority) AS (${sourceRows})`,
+    ...(sources.length > 1
+      ? [
+          `src(key, priority) AS (VALUES ${sources
+            .map((s, priority) => `(${stringLiteral(s.key)}, ${priority})`)
+            .join(', ')})`,
+        ]
+      : []),
     `legs AS (
     SELECT o.source, o.symbol, CAST(o.observation_time AS DATE) AS day,
       ${dialect.valueAtExtreme(extreme, 'o.rate', 'o.observation_time')} AS rate,
@@ -65,22 +90,15 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       AND ${legSymbolFilter}
     GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)
   )`,
-    `base_legs AS (
+    ...(crossed.length > 0
+      ? [
+          `base_legs AS (
     SELECT source, day, rate, observation_time FROM legs WHERE symbol = ${baseLiteral}
   )`,
+        ]
+      : []),
     `pairs AS (
-    SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, b.rate AS base_rate,
-      greatest(l.observation_time, b.observation_time) AS observation_time
-    FROM legs AS l JOIN base_legs AS b ON b.source = l.source AND b.day = l.day
-    WHERE l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}
-    UNION ALL
-    SELECT l.source, l.symbol, l.day, l.rate, ${dialect.one}, l.observation_time
-    FROM legs AS l JOIN src ON src.key = l.source
-    WHERE src.relative_currency = ${baseLiteral} AND l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}
-    UNION ALL
-    SELECT b.source, src.relative_currency, b.day, ${dialect.one}, b.rate, b.observation_time
-    FROM base_legs AS b JOIN src ON src.key = b.source
-    WHERE src.relative_currency <> ${baseLiteral} AND ${symbolFilter('src.relative_currency')}
+    ${pairs.join('\n    UNION ALL\n    ')}
   )`,
     ...(query.start === query.end && query.startIsKey
       ? latestPairOfOneDay(query, dialect)
@@ -121,10 +139,10 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
     SELECT ${dateLiteral(query.start)} AS date, p.symbol, p.source,
       ${dialect.valueAtExtreme('max', 'p.symbol_rate', 'p.day')} AS symbol_rate,
       ${dialect.valueAtExtreme('max', 'p.base_rate', 'p.day')} AS base_rate,
-      ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time, src.priority,
+      ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time, ${priorityOf(query, 'src.priority')} AS priority,
       ${ranks(query) ? 'row_number() OVER (PARTITION BY p.symbol ORDER BY src.priority)' : '1'} AS rank
-    FROM pairs AS p JOIN src ON src.key = p.source
-    GROUP BY p.symbol, p.source, src.priority
+    FROM pairs AS p${joinSrc(query, 'p.source')}
+    GROUP BY p.symbol, p.source${query.sources.length > 1 ? ', src.priority' : ''}
   )`,
   ];
 }
@@ -160,13 +178,30 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
       AND o.observation_time < CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)
   )`,
     `ranked AS (
-    SELECT k.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, src.priority,
+    SELECT k.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priorityOf(query, 'src.priority')} AS priority,
       ${ranks(query) ? 'row_number() OVER (PARTITION BY k.day, s.symbol ORDER BY src.priority)' : '1'} AS rank
     FROM keys AS k
-    JOIN covered AS s ON s.day = k.day
-    JOIN src ON src.key = s.source
+    JOIN covered AS s ON s.day = k.day${joinSrc(query, 's.source')}
   )`,
   ];
+}
+
+/** The relative currency of the source in `column`, one of `sources`. */
+function relativeCurrencyOf(sources: readonly SourceRef[], column: string): string {
+  const currencies = new Set(sources.map((source) => source.relativeCurrency));
+  if (currencies.size === 1) return stringLiteral(sources[0]!.relativeCurrency);
+  return `CASE ${column} ${sources
+    .map((s) => `WHEN ${stringLiteral(s.key)} THEN ${stringLiteral(s.relativeCurrency)}`)
+    .join(' ')} END`;
+}
+
+/** A source's position in the priority order: `src` holds them when there are several. */
+function priorityOf(query: RateQuery, column: string): string {
+  return query.sources.length > 1 ? column : '0';
+}
+
+function joinSrc(query: RateQuery, sourceColumn: string): string {
+  return query.sources.length > 1 ? `\n    JOIN src ON src.key = ${sourceColumn}` : '';
 }
 
 /** Whether some symbol can have more candidates than `max_sources_per_symbol` shows. */
