@@ -41,6 +41,9 @@ const SOLE_PROCESS: IngestLease = {
   release: async () => undefined,
 };
 
+/** Read connections kept open between statements at most. */
+const MAX_IDLE_READERS = 8;
+
 /** DuckDB reports these when a database can no longer be used by this process. */
 const FATAL = /FATAL Error|database has been invalidated/i;
 
@@ -58,6 +61,9 @@ export class DuckDBStore implements Store {
   private version = 0;
   private readonly catalogCache = new CatalogCache(() => this.guarded(() => this.queryCatalog()));
   private writeQueue: Promise<unknown> = Promise.resolve();
+  /** Connections of statements that ran to their end, kept for the next ones. */
+  private readonly idleReaders: DuckDBConnection[] = [];
+  private closing = false;
   private snapshots: SnapshotWriter | undefined;
   private sandbox: DuckDBSandbox | undefined;
   private readonly sandboxSettings: SandboxSettings;
@@ -207,17 +213,22 @@ export class DuckDBStore implements Store {
   }
 
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
-    const connection = await this.instance.connect();
+    const connection = this.idleReaders.pop() ?? (await this.instance.connect());
+    let finished = false;
     try {
       const result = await this.guarded(() => connection.stream(sql));
       const read = valueReader();
       for (;;) {
         const chunk = await this.guarded(() => result.fetchChunk());
-        if (!chunk || chunk.rowCount === 0) return;
+        if (!chunk || chunk.rowCount === 0) break;
         yield chunkRows(chunk, read);
       }
+      finished = true;
     } finally {
-      connection.closeSync();
+      // A connection whose statement ran to its end serves the next one; others are closed.
+      if (finished && !this.closing && this.idleReaders.length < MAX_IDLE_READERS)
+        this.idleReaders.push(connection);
+      else connection.closeSync();
     }
   }
 
@@ -391,6 +402,8 @@ export class DuckDBStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    for (const connection of this.idleReaders.splice(0)) connection.closeSync();
     await this.sandbox?.close();
     await this.snapshots?.close();
     await this.writeQueue;
