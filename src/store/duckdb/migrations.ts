@@ -1,3 +1,11 @@
+/** The observations table without a key, its rows kept in time order (see step 3). */
+export const OBSERVATIONS_BY_TIME = `CREATE TABLE observations_by_time (
+    source VARCHAR NOT NULL,
+    symbol VARCHAR NOT NULL,
+    observation_time TIMESTAMP NOT NULL,
+    rate DOUBLE NOT NULL CHECK (rate > 0 AND isfinite(rate))
+  )`;
+
 /**
  * Schema steps, applied in order on open; `meta.schema_version` records how many ran.
  * Append new steps, never edit old ones: existing database files have already run them.
@@ -31,12 +39,7 @@ export const MIGRATIONS: readonly string[] = [
   // imports slow and their memory grow with the data. The single writer keeps the key unique
   // by merging every write against the table (duckdb-store.ts), so the table goes without it,
   // its rows rewritten in time order, which lets date queries skip row groups.
-  `CREATE TABLE observations_by_time (
-    source VARCHAR NOT NULL,
-    symbol VARCHAR NOT NULL,
-    observation_time TIMESTAMP NOT NULL,
-    rate DOUBLE NOT NULL CHECK (rate > 0 AND isfinite(rate))
-  );
+  `${OBSERVATIONS_BY_TIME};
   INSERT INTO observations_by_time
     SELECT * FROM observations ORDER BY observation_time, source, symbol;
   DROP TABLE observations;
