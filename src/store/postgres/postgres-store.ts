@@ -33,6 +33,8 @@ export interface PostgresStoreOptions extends StoreOptions {
 }
 
 const STREAM_BATCH = 2_000;
+/** Connections of the pool (of 16) that rate statements use at once; the rest serve the others. */
+const READERS = 12;
 /** A write of this many rows or more refreshes the table's statistics at once. */
 const ANALYZE_AFTER_ROWS = 10_000;
 /** Rows per INSERT into the staging table of a write. */
@@ -51,6 +53,7 @@ export class PostgresStore implements Store {
   private readonly catalogCache = new CatalogCache(() => this.readCatalog());
   private sourceKeys: string[] = [];
   private readonly poll: NodeJS.Timeout;
+  private readonly readers = new Turns(READERS);
   private readonly sandbox: PostgresSandbox;
   private writeQueue: Promise<unknown> = Promise.resolve();
 
@@ -160,7 +163,16 @@ export class PostgresStore implements Store {
   }
 
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
-    const client = await this.pool.connect();
+    // Statements wait their turn here, however long: the pool's own wait has a time limit,
+    // which many long answers at once (32 full histories) would exceed.
+    await this.readers.take();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      this.readers.give();
+      throw error;
+    }
     const cursor = client.query(new Cursor(sql, [], { rowMode: 'array' }));
     let failed = false;
     try {
@@ -175,6 +187,7 @@ export class PostgresStore implements Store {
     } finally {
       if (!failed) await new Promise<void>((resolve) => cursor.close(() => resolve()));
       client.release(failed);
+      this.readers.give();
     }
   }
 
@@ -352,5 +365,22 @@ async function migrate(client: pg.PoolClient): Promise<void> {
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
+  }
+}
+
+/** At most `free` holders at once; the others wait in order of arrival. */
+class Turns {
+  private readonly waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+
+  async take(): Promise<void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
   }
 }
