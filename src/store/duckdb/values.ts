@@ -93,10 +93,13 @@ export function chunkRows(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[]
   const columns = Array.from({ length: chunk.columnCount }, (_, index) =>
     columnReader(chunk.getColumnVector(index), read),
   );
-  const rows: SqlValue[][] = new Array(chunk.rowCount);
-  for (let row = 0; row < chunk.rowCount; row++) {
-    const values: SqlValue[] = new Array(columns.length);
-    for (let column = 0; column < columns.length; column++) values[column] = columns[column]!(row);
+  // (The counts are read from the engine on every access.)
+  const rowCount = chunk.rowCount;
+  const columnCount = columns.length;
+  const rows: SqlValue[][] = new Array(rowCount);
+  for (let row = 0; row < rowCount; row++) {
+    const values: SqlValue[] = new Array(columnCount);
+    for (let column = 0; column < columnCount; column++) values[column] = columns[column]!(row);
     rows[row] = values;
   }
   return rows;
