@@ -206,16 +206,9 @@ class Paths {
     return withQuery(`/v1/exchangerate/${year}-01-01/${year}-12-31`, ...params, this.set.sources);
   }
 
-  /**
-   * Everything held: /all, which ends today; for a generated set that runs past today, its
-   * explicit first and last dates instead, so that the whole set is answered.
-   */
+  /** Everything held up to today: /all (a generated set of 4 M runs on past today). */
   history(...params: string[]): string {
-    const path =
-      this.set.lastDate <= today()
-        ? '/v1/exchangerate/all'
-        : `/v1/exchangerate/${this.set.firstDate}/${this.set.lastDate}`;
-    return withQuery(path, ...params, this.set.sources);
+    return withQuery('/v1/exchangerate/all', ...params, this.set.sources);
   }
 
   latest(): string {
