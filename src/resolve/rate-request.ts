@@ -28,6 +28,8 @@ export interface RatePlan {
   readonly sql: string;
   /** What runs: the statements of the range's windows, newest first (one for most requests). */
   readonly statements: readonly string[];
+  /** A range or all: an answer of any length. */
+  ranged: boolean;
   head: RateHead;
   writer: RateWriterOptions;
   /** The newest date the answer can hold, for Cache-Control. */
@@ -117,6 +119,7 @@ export function planRateRequest(
     get statements() {
       return (statements ??= windows.map((window) => buildRatesSql(window, dialect)));
     },
+    ranged,
     cacheKey: ranged || params.problems.length > 0 ? undefined : cacheKeyOf(query, params),
     head,
     writer: {

@@ -6,6 +6,7 @@ import type { RateRow } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
 import type { Catalog, SqlValue, Store } from '../store/store.js';
 import type { ServiceContext } from './context.js';
+import { Turns } from '../turns.js';
 import { etagMatches } from '../http/caching.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { documentedResponses } from './openapi-responses.js';
@@ -116,7 +117,7 @@ async function sendRates(
     return reply.send(stored.body);
   }
   const body = (): AsyncIterable<string> =>
-    writeRates(format, plan.head, rateRows(store, plan.statements), plan.writer);
+    writeRates(format, plan.head, rateRows(store, plan.statements, plan.ranged), plan.writer);
   // A day of caching only for answers that cannot change any more: every date is past the
   // publishers' corrections (SPEC.md rule 4) and every requested source has fetched its history
   // through them. During a first backfill, or when the sources hold nothing yet, a minute.
@@ -167,7 +168,15 @@ async function sendRates(
  * computes it (holding its result within its own memory limit) while this process writes the
  * rows before it; this process holds one batch at a time.
  */
-async function* rateRows(store: Store, statements: readonly string[]): AsyncIterable<RateRow[]> {
+async function* rateRows(
+  store: Store,
+  statements: readonly string[],
+  ranged: boolean,
+): AsyncIterable<RateRow[]> {
+  if (!ranged) {
+    for await (const batch of store.streamRows(statements[0]!)) yield batch.map(toRateRow);
+    return;
+  }
   rangeAnswers++;
   try {
     yield* windowRows(store, statements);
@@ -184,10 +193,16 @@ async function* rateRows(store: Store, statements: readonly string[]): AsyncIter
 let rangeAnswers = 0;
 const READ_AHEAD_UP_TO = 2;
 
+/**
+ * Range statements computing at once (until their first rows): the engine's working memory for
+ * many long answers at once stays that of a few; each then holds only its sorted rows.
+ */
+const computing = new Turns(2);
+
 async function* windowRows(store: Store, statements: readonly string[]): AsyncIterable<RateRow[]> {
   const start = (sql: string): StartedRows => {
     const rows = store.streamRows(sql)[Symbol.asyncIterator]();
-    const first = rows.next();
+    const first = computing.run(() => rows.next());
     // A client that goes away stops the answer: a window started ahead then fails unheard.
     first.catch(() => undefined);
     return { rows, first };

@@ -15,6 +15,7 @@ import {
 } from '../store.js';
 import { CatalogCache, catalogOf } from '../catalog.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
+import { Turns } from '../../turns.js';
 import { clientConfig, connectionProblem, redactUrl } from './connection.js';
 import { postgresDialect } from './dialect.js';
 import { PostgresLease } from './lease.js';
@@ -365,22 +366,5 @@ async function migrate(client: pg.PoolClient): Promise<void> {
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
-  }
-}
-
-/** At most `free` holders at once; the others wait in order of arrival. */
-class Turns {
-  private readonly waiting: (() => void)[] = [];
-  constructor(private free: number) {}
-
-  async take(): Promise<void> {
-    if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  give(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
   }
 }
