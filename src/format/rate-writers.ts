@@ -77,21 +77,21 @@ async function* writeJson(
   let written = false;
   for await (const rows of batches) {
     text = '';
-    for (const row of rows) {
-      const key0 = byDate ? row.date : row.symbol;
+    for (const [date, symbol, source, symbolRate, baseRate, observationTime] of rows) {
+      const key0 = byDate ? date : symbol;
       let common = 0;
-      if (open > 0 && open0 === key0) common = open > 1 && open1 === row.symbol ? 2 : 1;
+      if (open > 0 && open0 === key0) common = open > 1 && open1 === symbol ? 2 : 1;
       if (common < levels) {
         for (let depth = open - 1; depth >= common; depth--) text += closeAt[depth];
         for (let depth = common; depth < levels; depth++) {
-          const key = depth === 0 ? key0 : row.symbol;
+          const key = depth === 0 ? key0 : symbol;
           text += `${depth === common && depth < open ? ',' : ''}${member(depth + 2, key, '{')}`;
         }
         open0 = key0;
-        open1 = row.symbol;
+        open1 = symbol;
         open = levels;
       }
-      text += `${written && common === levels ? ',' : ''}${leafIndent}"${perSource ? row.source : row.symbol}"${colon}${rateKey}${formatScaledQuotient(row.symbolRate, row.baseRate, amount, decimals)}${timeKey}${row.observationTime}${perSource ? leafClose : `${sourceKey}${row.source}${leafClose}`}`;
+      text += `${written && common === levels ? ',' : ''}${leafIndent}"${perSource ? source : symbol}"${colon}${rateKey}${formatScaledQuotient(symbolRate, baseRate, amount, decimals)}${timeKey}${observationTime}${perSource ? leafClose : `${sourceKey}${source}${leafClose}`}`;
       written = true;
     }
     if (text) yield text;
@@ -113,8 +113,8 @@ async function* writeCsv(
   const base = `,${field(head.base)},`;
   for await (const rows of batches) {
     let text = '';
-    for (const row of rows) {
-      text += `${row.date}${base}${field(row.symbol)},${field(row.source)},${formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, options.decimals)},${row.observationTime}\r\n`;
+    for (const [date, symbol, source, symbolRate, baseRate, observationTime] of rows) {
+      text += `${date}${base}${field(symbol)},${field(source)},${formatScaledQuotient(symbolRate, baseRate, options.amount, options.decimals)},${observationTime}\r\n`;
     }
     if (text) yield text;
   }
@@ -151,10 +151,10 @@ async function* writeXml(
   const rateIndent = `${newline}${indent(2)}`;
   for await (const rows of batches) {
     text = '';
-    for (const row of rows) {
-      text += `${rateIndent}<rate date="${row.date}" symbol="${escaped(row.symbol)}" source="${escaped(
-        row.source,
-      )}" observation_time="${row.observationTime}">${formatScaledQuotient(row.symbolRate, row.baseRate, options.amount, options.decimals)}</rate>`;
+    for (const [date, symbol, source, symbolRate, baseRate, observationTime] of rows) {
+      text += `${rateIndent}<rate date="${date}" symbol="${escaped(symbol)}" source="${escaped(
+        source,
+      )}" observation_time="${observationTime}">${formatScaledQuotient(symbolRate, baseRate, options.amount, options.decimals)}</rate>`;
     }
     written ||= text !== '';
     if (text) yield text;

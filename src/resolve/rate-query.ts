@@ -40,14 +40,15 @@ export interface RateQuery {
 }
 
 /**
- * One entry of a rate response: what the SQL returns and every writer shapes. The rate is
+ * One entry of a rate response: a row as the SQL returns it, which every writer shapes (kept as
+ * the engine's row, without a copy: long answers have millions). The rate is
  * symbolRate / baseRate, divided exactly by the writer (1 stands for a relative currency).
  */
-export interface RateRow {
-  date: string;
-  symbol: string;
-  source: string;
-  symbolRate: number;
-  baseRate: number;
-  observationTime: string;
-}
+export type RateRow = readonly [
+  date: string,
+  symbol: string,
+  source: string,
+  symbolRate: number,
+  baseRate: number,
+  observationTime: string,
+];

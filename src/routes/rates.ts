@@ -174,7 +174,7 @@ async function* rateRows(
   ranged: boolean,
 ): AsyncIterable<RateRow[]> {
   if (!ranged) {
-    for await (const batch of store.streamRows(statements[0]!)) yield batch.map(toRateRow);
+    for await (const batch of store.streamRows(statements[0]!)) yield rateRowsOf(batch);
     return;
   }
   rangeAnswers++;
@@ -217,7 +217,7 @@ async function* windowRows(store: Store, statements: readonly string[]): AsyncIt
       const ahead = rangeAnswers <= READ_AHEAD_UP_TO;
       if (ahead && index + 1 < statements.length) next = start(statements[index + 1]!);
       while (!batch.done) {
-        yield batch.value.map(toRateRow);
+        yield rateRowsOf(batch.value);
         batch = await current.rows.next();
       }
       if (!ahead && index + 1 < statements.length) next = start(statements[index + 1]!);
@@ -239,22 +239,9 @@ interface StartedRows {
   first: Promise<IteratorResult<SqlValue[][]>>;
 }
 
-function toRateRow([
-  date,
-  symbol,
-  source,
-  symbolRate,
-  baseRate,
-  observationTime,
-]: SqlValue[]): RateRow {
-  return {
-    date: date as string,
-    symbol: symbol as string,
-    source: source as string,
-    symbolRate: symbolRate as number,
-    baseRate: baseRate as number,
-    observationTime: observationTime as string,
-  };
+/** The statement's rows as rate rows: its columns are date, symbol, source, symbol_rate, base_rate, observation_time (rates-sql.ts). */
+function rateRowsOf(batch: SqlValue[][]): RateRow[] {
+  return batch as unknown as RateRow[];
 }
 
 /** Whether any of the sources holds an observation: an answer from none is not settled. */
