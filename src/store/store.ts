@@ -50,6 +50,7 @@ export interface IngestLease {
 export interface StoreOptions {
   /** Memory the engine may use in this process, e.g. '1GB' (embedded engines). */
   memoryLimit?: string;
+  /** Engine threads (embedded engines); by default one fewer than the cores, at least one. */
   threads?: number;
   /** How the query sandbox runs. */
   sandbox?: Partial<SandboxSettings>;
