@@ -1,4 +1,4 @@
-import type { RateRow } from '../resolve/rate-query.js';
+import type { RateBatch } from '../resolve/rate-query.js';
 import type { RateFormat } from '../params/rate-params.js';
 import type { Decimal } from '../exact-decimal.js';
 import { formatScaledQuotient } from './rate-number.js';
@@ -32,7 +32,7 @@ export const RATE_CSV_HEADER = ['date', 'base', 'symbol', 'source', 'rate', 'obs
 export function writeRates(
   format: RateFormat,
   head: RateHead,
-  batches: AsyncIterable<readonly RateRow[]>,
+  batches: AsyncIterable<RateBatch>,
   options: RateWriterOptions,
 ): AsyncIterable<string> {
   if (format === 'csv') return writeCsv(head, batches, options);
@@ -42,7 +42,7 @@ export function writeRates(
 
 async function* writeJson(
   head: RateHead,
-  batches: AsyncIterable<readonly RateRow[]>,
+  batches: AsyncIterable<RateBatch>,
   options: RateWriterOptions,
 ): AsyncIterable<string> {
   const { prettyPrint, decimals, perSource, byDate } = options;
@@ -75,10 +75,12 @@ async function* writeJson(
   let open0 = '';
   let open1 = '';
   let written = false;
-  for await (const rows of batches) {
+  for await (const { rowCount, columns } of batches) {
+    const [dates, symbols, sources, symbolRates, baseRates, observationTimes] = columns;
     text = '';
-    for (const [date, symbol, source, symbolRate, baseRate, observationTime] of rows) {
-      const key0 = byDate ? date : symbol;
+    for (let row = 0; row < rowCount; row++) {
+      const symbol = symbols[row]!;
+      const key0 = byDate ? dates[row]! : symbol;
       let common = 0;
       if (open > 0 && open0 === key0) common = open > 1 && open1 === symbol ? 2 : 1;
       if (common < levels) {
@@ -91,7 +93,8 @@ async function* writeJson(
         open1 = symbol;
         open = levels;
       }
-      text += `${written && common === levels ? ',' : ''}${leafIndent}"${perSource ? source : symbol}"${colon}${rateKey}${formatScaledQuotient(symbolRate, baseRate, amount, decimals)}${timeKey}${observationTime}${perSource ? leafClose : `${sourceKey}${source}${leafClose}`}`;
+      const source = sources[row]!;
+      text += `${written && common === levels ? ',' : ''}${leafIndent}"${perSource ? source : symbol}"${colon}${rateKey}${formatScaledQuotient(symbolRates[row]!, baseRates[row]!, amount, decimals)}${timeKey}${observationTimes[row]}${perSource ? leafClose : `${sourceKey}${source}${leafClose}`}`;
       written = true;
     }
     if (text) yield text;
@@ -104,17 +107,18 @@ async function* writeJson(
 
 async function* writeCsv(
   head: RateHead,
-  batches: AsyncIterable<readonly RateRow[]>,
+  batches: AsyncIterable<RateBatch>,
   options: RateWriterOptions,
 ): AsyncIterable<string> {
   yield csvLine(RATE_CSV_HEADER);
   // Dates, rates and times never need quoting; codes are quoted once each if they ever do.
   const field = memoized(csvField);
   const base = `,${field(head.base)},`;
-  for await (const rows of batches) {
+  for await (const { rowCount, columns } of batches) {
+    const [dates, symbols, sources, symbolRates, baseRates, observationTimes] = columns;
     let text = '';
-    for (const [date, symbol, source, symbolRate, baseRate, observationTime] of rows) {
-      text += `${date}${base}${field(symbol)},${field(source)},${formatScaledQuotient(symbolRate, baseRate, options.amount, options.decimals)},${observationTime}\r\n`;
+    for (let row = 0; row < rowCount; row++) {
+      text += `${dates[row]}${base}${field(symbols[row]!)},${field(sources[row]!)},${formatScaledQuotient(symbolRates[row]!, baseRates[row]!, options.amount, options.decimals)},${observationTimes[row]}\r\n`;
     }
     if (text) yield text;
   }
@@ -135,7 +139,7 @@ function memoized(format: (text: string) => string): (text: string) => string {
 
 async function* writeXml(
   head: RateHead,
-  batches: AsyncIterable<readonly RateRow[]>,
+  batches: AsyncIterable<RateBatch>,
   options: RateWriterOptions,
 ): AsyncIterable<string> {
   const newline = options.prettyPrint ? '\n' : '';
@@ -149,12 +153,13 @@ async function* writeXml(
   let written = false;
   const escaped = memoized(xmlEscape);
   const rateIndent = `${newline}${indent(2)}`;
-  for await (const rows of batches) {
+  for await (const { rowCount, columns } of batches) {
+    const [dates, symbols, sources, symbolRates, baseRates, observationTimes] = columns;
     text = '';
-    for (const [date, symbol, source, symbolRate, baseRate, observationTime] of rows) {
-      text += `${rateIndent}<rate date="${date}" symbol="${escaped(symbol)}" source="${escaped(
-        source,
-      )}" observation_time="${observationTime}">${formatScaledQuotient(symbolRate, baseRate, options.amount, options.decimals)}</rate>`;
+    for (let row = 0; row < rowCount; row++) {
+      text += `${rateIndent}<rate date="${dates[row]}" symbol="${escaped(symbols[row]!)}" source="${escaped(
+        sources[row]!,
+      )}" observation_time="${observationTimes[row]}">${formatScaledQuotient(symbolRates[row]!, baseRates[row]!, options.amount, options.decimals)}</rate>`;
     }
     written ||= text !== '';
     if (text) yield text;

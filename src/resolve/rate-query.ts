@@ -40,15 +40,18 @@ export interface RateQuery {
 }
 
 /**
- * One entry of a rate response: a row as the SQL returns it, which every writer shapes (kept as
- * the engine's row, without a copy: long answers have millions). The rate is
- * symbolRate / baseRate, divided exactly by the writer (1 stands for a relative currency).
+ * Entries of a rate response, column by column as the SQL returns them (without a copy: long
+ * answers have millions), which every writer shapes. Entry i's rate is
+ * symbolRates[i] / baseRates[i], divided exactly by the writer (1 stands for a relative currency).
  */
-export type RateRow = readonly [
-  date: string,
-  symbol: string,
-  source: string,
-  symbolRate: number,
-  baseRate: number,
-  observationTime: string,
-];
+export interface RateBatch {
+  rowCount: number;
+  columns: readonly [
+    dates: readonly string[],
+    symbols: readonly string[],
+    sources: readonly string[],
+    symbolRates: readonly number[],
+    baseRates: readonly number[],
+    observationTimes: readonly string[],
+  ];
+}

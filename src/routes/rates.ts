@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeRates } from '../format/rate-writers.js';
 import { collectText } from '../http/response-cache.js';
 import { HistoryCoverage } from '../resolve/history-coverage.js';
-import type { RateRow } from '../resolve/rate-query.js';
+import type { RateBatch } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
-import type { Catalog, SqlValue, Store } from '../store/store.js';
+import type { Catalog, ColumnBatch, Store } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { Turns } from '../turns.js';
 import { etagMatches } from '../http/caching.js';
@@ -172,9 +172,9 @@ async function* rateRows(
   store: Store,
   statements: readonly string[],
   ranged: boolean,
-): AsyncIterable<RateRow[]> {
+): AsyncIterable<RateBatch> {
   if (!ranged) {
-    for await (const batch of store.streamRows(statements[0]!)) yield rateRowsOf(batch);
+    for await (const batch of store.streamColumns(statements[0]!)) yield rateBatchOf(batch);
     return;
   }
   rangeAnswers++;
@@ -199,9 +199,9 @@ const READ_AHEAD_UP_TO = 2;
  */
 const computing = new Turns(2);
 
-async function* windowRows(store: Store, statements: readonly string[]): AsyncIterable<RateRow[]> {
+async function* windowRows(store: Store, statements: readonly string[]): AsyncIterable<RateBatch> {
   const start = (sql: string): StartedRows => {
-    const rows = store.streamRows(sql)[Symbol.asyncIterator]();
+    const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
     const first = computing.run(() => rows.next());
     // A client that goes away stops the answer: a window started ahead then fails unheard.
     first.catch(() => undefined);
@@ -217,7 +217,7 @@ async function* windowRows(store: Store, statements: readonly string[]): AsyncIt
       const ahead = rangeAnswers <= READ_AHEAD_UP_TO;
       if (ahead && index + 1 < statements.length) next = start(statements[index + 1]!);
       while (!batch.done) {
-        yield rateRowsOf(batch.value);
+        yield rateBatchOf(batch.value);
         batch = await current.rows.next();
       }
       if (!ahead && index + 1 < statements.length) next = start(statements[index + 1]!);
@@ -235,13 +235,13 @@ async function* windowRows(store: Store, statements: readonly string[]): AsyncIt
 }
 
 interface StartedRows {
-  rows: AsyncIterator<SqlValue[][]>;
-  first: Promise<IteratorResult<SqlValue[][]>>;
+  rows: AsyncIterator<ColumnBatch>;
+  first: Promise<IteratorResult<ColumnBatch>>;
 }
 
-/** The statement's rows as rate rows: its columns are date, symbol, source, symbol_rate, base_rate, observation_time (rates-sql.ts). */
-function rateRowsOf(batch: SqlValue[][]): RateRow[] {
-  return batch as unknown as RateRow[];
+/** The statement's columns as a rate batch: date, symbol, source, symbol_rate, base_rate, observation_time (rates-sql.ts). */
+function rateBatchOf(batch: ColumnBatch): RateBatch {
+  return batch as unknown as RateBatch;
 }
 
 /** Whether any of the sources holds an observation: an answer from none is not settled. */

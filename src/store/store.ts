@@ -120,6 +120,12 @@ export type Catalog = ReadonlyMap<string, SourceHoldings>;
 
 export type SqlValue = string | number | boolean | null;
 
+/** Rows of a result column by column: `columns[c][r]` is the value of column c in row r. */
+export interface ColumnBatch {
+  rowCount: number;
+  columns: SqlValue[][];
+}
+
 export interface QueryResultSet {
   columns: string[];
   rows: SqlValue[][];
@@ -189,6 +195,8 @@ export interface Store {
    * `runSandboxed`, so that both show the same rows.
    */
   streamRows(sql: string): AsyncIterable<SqlValue[][]>;
+  /** The same as `streamRows`, column by column: no array per row, for long answers. */
+  streamColumns(sql: string): AsyncIterable<ColumnBatch>;
   /**
    * Runs untrusted SQL under the sandbox of CONTRACT §7: outside the serving process, on the
    * tables observations and sources only, stopped from outside at `limits.deadline`. Callers

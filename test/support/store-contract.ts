@@ -71,6 +71,23 @@ export function storeContract(
       assert.deepEqual(catalog.get('imf')?.symbols, ['EUR']);
     });
 
+    test('a result column by column holds the same values as row by row, over several batches', async () => {
+      const sql = `SELECT CAST(observation_time AS DATE) AS day, symbol, rate, observation_time, x
+        FROM observations, generate_series(1, 3000) AS g(x) ORDER BY x, symbol, observation_time`;
+      const fromRows: unknown[][] = [];
+      for await (const batch of store.streamRows(sql)) fromRows.push(...batch);
+      const fromColumns: unknown[][] = [];
+      let batches = 0;
+      for await (const { rowCount, columns } of store.streamColumns(sql)) {
+        batches++;
+        assert.equal(columns.length, 5);
+        for (let row = 0; row < rowCount; row++) fromColumns.push(columns.map((c) => c[row]));
+      }
+      assert.ok(fromRows.length >= 3000);
+      assert.ok(batches > 1);
+      assert.deepEqual(fromColumns, fromRows);
+    });
+
     test('ingest states are stored per source and replaced whole', async () => {
       const state = {
         source: 'ecb',

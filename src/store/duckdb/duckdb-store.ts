@@ -1,13 +1,19 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { DuckDBInstance, DuckDBTimestampValue, type DuckDBConnection } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  DuckDBTimestampValue,
+  type DuckDBConnection,
+  type DuckDBDataChunk,
+} from '@duckdb/node-api';
 import { utcDateOf } from '../../dates.js';
 import { stringLiteral } from '../../resolve/sql-literal.js';
 import {
   DEFAULT_MEMORY_LIMIT,
   DEFAULT_SANDBOX_SETTINGS,
   type Catalog,
+  type ColumnBatch,
   type IngestLease,
   type IngestState,
   type Observation,
@@ -26,7 +32,7 @@ import { CatalogCache, catalogOf } from '../catalog.js';
 import { MIGRATIONS, OBSERVATIONS_BY_TIME } from './migrations.js';
 import { DuckDBSandbox } from './sandbox.js';
 import { SnapshotWriter } from './snapshot.js';
-import { chunkRows, instantOf, valueReader } from './values.js';
+import { chunkColumns, chunkRows, instantOf, valueReader } from './values.js';
 
 export interface DuckDBStoreOptions extends StoreOptions {
   /** Database file; created with its directory when missing. ':memory:' for a throwaway store. */
@@ -231,15 +237,25 @@ export class DuckDBStore implements Store {
   }
 
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
+    const read = valueReader();
+    for await (const chunk of this.chunks(sql)) yield chunkRows(chunk, read);
+  }
+
+  async *streamColumns(sql: string): AsyncIterable<ColumnBatch> {
+    const read = valueReader();
+    for await (const chunk of this.chunks(sql))
+      yield { rowCount: chunk.rowCount, columns: chunkColumns(chunk, read) };
+  }
+
+  private async *chunks(sql: string): AsyncIterable<DuckDBDataChunk> {
     const connection = this.idleReaders.pop() ?? (await this.instance.connect());
     let finished = false;
     try {
       const result = await this.guarded(() => connection.stream(sql));
-      const read = valueReader();
       for (;;) {
         const chunk = await this.guarded(() => result.fetchChunk());
         if (!chunk || chunk.rowCount === 0) break;
-        yield chunkRows(chunk, read);
+        yield chunk;
       }
       finished = true;
     } finally {

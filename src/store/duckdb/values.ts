@@ -105,6 +105,20 @@ export function chunkRows(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[]
   return rows;
 }
 
+/** The columns of one chunk (see columnReader). */
+export function chunkColumns(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[][] {
+  // (The counts are read from the engine on every access.)
+  const rowCount = chunk.rowCount;
+  const columns: SqlValue[][] = [];
+  for (let column = 0; column < chunk.columnCount; column++) {
+    const reader = columnReader(chunk.getColumnVector(column), read);
+    const values: SqlValue[] = new Array(rowCount);
+    for (let row = 0; row < rowCount; row++) values[row] = reader(row);
+    columns.push(values);
+  }
+  return columns;
+}
+
 /** What the driver's vectors hold, read directly where they have it (checked, never assumed). */
 interface VectorInternals {
   items?: unknown;

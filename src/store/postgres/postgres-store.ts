@@ -3,6 +3,7 @@ import Cursor from 'pg-cursor';
 import {
   DEFAULT_SANDBOX_SETTINGS,
   type Catalog,
+  type ColumnBatch,
   type IngestState,
   type Observation,
   type QueryResultSet,
@@ -161,6 +162,18 @@ export class PostgresStore implements Store {
         lastDate: row.last_date,
       })),
     );
+  }
+
+  async *streamColumns(sql: string): AsyncIterable<ColumnBatch> {
+    for await (const rows of this.streamRows(sql)) {
+      const columns: SqlValue[][] = rows[0]!.map(() => new Array(rows.length));
+      for (let row = 0; row < rows.length; row++) {
+        const values = rows[row]!;
+        for (let column = 0; column < values.length; column++)
+          columns[column]![row] = values[column]!;
+      }
+      yield { rowCount: rows.length, columns };
+    }
   }
 
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
