@@ -192,6 +192,8 @@ async function* rateRows(
  */
 let rangeAnswers = 0;
 const READ_AHEAD_UP_TO = 2;
+/** Windows computed ahead of the one being written. */
+const WINDOWS_AHEAD = 1;
 
 /**
  * Range statements computing at once (until their first rows): the engine's working memory for
@@ -207,29 +209,34 @@ async function* windowRows(store: Store, statements: readonly string[]): AsyncIt
     first.catch(() => undefined);
     return { rows, first };
   };
-  let next: StartedRows | undefined = start(statements[0]!);
-  let current: StartedRows | undefined;
+  // Windows started and not yet written, in order; the first is the one being written.
+  const started: StartedRows[] = [];
+  let nextIndex = 0;
+  const startUpTo = (count: number): void => {
+    while (started.length < count && nextIndex < statements.length)
+      started.push(start(statements[nextIndex++]!));
+  };
   try {
-    for (let index = 0; next !== undefined; index++) {
-      current = next;
-      next = undefined;
+    startUpTo(1);
+    while (started.length > 0) {
+      const current = started[0]!;
       let batch = await current.first;
-      const ahead = rangeAnswers <= READ_AHEAD_UP_TO;
-      if (ahead && index + 1 < statements.length) next = start(statements[index + 1]!);
+      const ahead = rangeAnswers <= READ_AHEAD_UP_TO ? WINDOWS_AHEAD : 0;
+      startUpTo(1 + ahead);
       while (!batch.done) {
         yield rateBatchOf(batch.value);
         batch = await current.rows.next();
       }
-      if (!ahead && index + 1 < statements.length) next = start(statements[index + 1]!);
+      started.shift();
+      startUpTo(1);
     }
   } finally {
     // Stopped early (or failed): the statements still open give their connections back.
-    for (const open of [current, next]) {
-      if (open !== undefined)
-        await open.first.then(
-          () => open.rows.return?.(),
-          () => undefined,
-        );
+    for (const open of started) {
+      await open.first.then(
+        () => open.rows.return?.(),
+        () => undefined,
+      );
     }
   }
 }
