@@ -93,16 +93,24 @@ export function planRateRequest(
     aggregation: params.aggregation,
     startIsKey: true,
   };
-  const windows = rangeWindows(query, rowsPerDay(catalog, params), rowsPerWindow).map((window) =>
-    contributing(window, catalog),
-  );
+  // What runs is worked out on first use: an answer from the cache needs none of it.
+  let windows: RateQuery[] | undefined;
+  const windowsOf = (): RateQuery[] =>
+    (windows ??= rangeWindows(query, rowsPerDay(catalog, params), rowsPerWindow).map((window) =>
+      contributing(window, catalog),
+    ));
+  let statements: string[] | undefined;
+  const statementsOf = (): string[] =>
+    (statements ??= windowsOf().map((window) => buildRatesSql(window, dialect)));
+  // One window: the statement shown is the one that runs. Several: the statement over the
+  // whole range, which gives the same rows, with a comment that says how it ran.
   let sql: string | undefined;
   const sqlText = (): string =>
     (sql ??=
-      (windows.length > 1
-        ? `/* run as ${windows.length} statements, newest dates first: this one over the dates of each window in turn, a window's first day a key only when a source observed on it */\n`
-        : '') + buildRatesSql(contributing(query, catalog), dialect));
-  let statements: string[] | undefined;
+      windowsOf().length === 1
+        ? statementsOf()[0]!
+        : `/* run as ${windowsOf().length} statements, newest dates first: this one over the dates of each window in turn, a window's first day a key only when a source observed on it */\n` +
+          buildRatesSql(contributing(query, catalog), dialect));
   const ranged = path.endpoint === 'range' || path.endpoint === 'all';
   const head: RateHead = {
     status: 'success',
@@ -117,7 +125,7 @@ export function planRateRequest(
       return sqlText();
     },
     get statements() {
-      return (statements ??= windows.map((window) => buildRatesSql(window, dialect)));
+      return statementsOf();
     },
     ranged,
     cacheKey: ranged || params.problems.length > 0 ? undefined : cacheKeyOf(query, params),
