@@ -8,7 +8,6 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { Server } from 'node:http';
-import { constants as zlib } from 'node:zlib';
 import { utcDateOf } from './dates.js';
 import type { Env } from './env.js';
 import { HttpProblem } from './errors.js';
@@ -22,7 +21,7 @@ import { rateRoutes } from './routes/rates.js';
 import { statusRoutes } from './routes/status.js';
 import { loadWebPage, webRoutes, type WebPage } from './routes/web.js';
 import { queryStringOf } from './routes/respond.js';
-import { ResponseCache } from './http/response-cache.js';
+import { COMPRESSION, ResponseCache } from './http/response-cache.js';
 import type { Store } from './store/store.js';
 import { MAX_SQL_LENGTH } from './store/sql-guard.js';
 import {
@@ -131,11 +130,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Schemas document the API; parameters are parsed leniently by src/params (see routes/schemas.ts).
   app.setValidatorCompiler(() => () => true);
 
-  await app.register(compress, {
-    global: true,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  await app.register(compress, { global: true, ...COMPRESSION });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

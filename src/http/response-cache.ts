@@ -18,8 +18,17 @@ interface Entry extends CachedAnswer {
 
 type Encoding = 'br' | 'gzip';
 
-/** Bodies shorter than this go uncompressed, as @fastify/compress's default threshold has it. */
-const COMPRESS_THRESHOLD = 1024;
+/**
+ * How answers are compressed, by the framework (app.ts registers @fastify/compress with these)
+ * and by the cache below for the answers it sends itself.
+ */
+export const COMPRESSION = {
+  /** In order of preference. */
+  encodings: ['br', 'gzip'] as Encoding[],
+  brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  /** Bodies shorter than this go uncompressed. */
+  threshold: 1024,
+};
 
 /**
  * Rendered answers of small requests (latest, one date), reused until the data or the day
@@ -109,11 +118,13 @@ export class ResponseCache {
     if (headers['x-no-compression'] !== undefined) return false;
     const accepted = headers['accept-encoding'];
     let encoding: Encoding | undefined;
-    if (accepted !== undefined && accepted !== '' && entry.body.length >= COMPRESS_THRESHOLD) {
+    if (accepted !== undefined && accepted !== '' && entry.body.length >= COMPRESSION.threshold) {
       if (/[;*]/.test(accepted)) return false;
-      const names = accepted.toLowerCase().split(',');
-      if (names.some((name) => name.trim() === 'br')) encoding = 'br';
-      else if (names.some((name) => name.trim() === 'gzip')) encoding = 'gzip';
+      const names = accepted
+        .toLowerCase()
+        .split(',')
+        .map((name) => name.trim());
+      encoding = COMPRESSION.encodings.find((name) => names.includes(name));
     }
     if (etagMatches(headers['if-none-match'], entry.etag)) {
       const headers304 = { ...entry.headers };
@@ -137,7 +148,7 @@ export class ResponseCache {
     if (body === undefined) {
       body =
         encoding === 'br'
-          ? brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } })
+          ? brotliCompressSync(entry.body, COMPRESSION.brotliOptions)
           : gzipSync(entry.body);
       entry.encoded[encoding] = body;
       entry.size += body.length;
