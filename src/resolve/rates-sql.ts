@@ -72,7 +72,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   }
 
   const ctes = [
-    ...(sources.length > 1
+    ...(prioritized(query)
       ? [
           `src(key, priority) AS (VALUES ${sources
             .map((s, priority) => `(${stringLiteral(s.key)}, ${priority})`)
@@ -142,7 +142,7 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
       ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time, ${priorityOf(query, 'src.priority')} AS priority,
       ${ranks(query) ? 'row_number() OVER (PARTITION BY p.symbol ORDER BY src.priority)' : '1'} AS rank
     FROM pairs AS p${joinSrc(query, 'p.source')}
-    GROUP BY p.symbol, p.source${query.sources.length > 1 ? ', src.priority' : ''}
+    GROUP BY p.symbol, p.source${prioritized(query) ? ', src.priority' : ''}
   )`,
   ];
 }
@@ -195,13 +195,18 @@ function relativeCurrencyOf(sources: readonly SourceRef[], column: string): stri
     .join(' ')} END`;
 }
 
-/** A source's position in the priority order: `src` holds them when there are several. */
+/** Whether the statement has several sources, so that `src` holds their priorities. */
+function prioritized(query: RateQuery): boolean {
+  return query.sources.length > 1;
+}
+
+/** A source's position in the priority order (see prioritized). */
 function priorityOf(query: RateQuery, column: string): string {
-  return query.sources.length > 1 ? column : '0';
+  return prioritized(query) ? column : '0';
 }
 
 function joinSrc(query: RateQuery, sourceColumn: string): string {
-  return query.sources.length > 1 ? `\n    JOIN src ON src.key = ${sourceColumn}` : '';
+  return prioritized(query) ? `\n    JOIN src ON src.key = ${sourceColumn}` : '';
 }
 
 /** Whether some symbol can have more candidates than `max_sources_per_symbol` shows. */

@@ -88,20 +88,12 @@ function plainValue(value: DuckDBValue): SqlValue {
   return String(value);
 }
 
-/** The rows of one chunk, read column by column (see columnReader). */
+/** The rows of one chunk (read column by column, see chunkColumns). */
 export function chunkRows(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[][] {
-  const columns = Array.from({ length: chunk.columnCount }, (_, index) =>
-    columnReader(chunk.getColumnVector(index), read),
-  );
-  // (The counts are read from the engine on every access.)
-  const rowCount = chunk.rowCount;
-  const columnCount = columns.length;
+  const columns = chunkColumns(chunk, read);
+  const rowCount = columns[0]?.length ?? 0;
   const rows: SqlValue[][] = new Array(rowCount);
-  for (let row = 0; row < rowCount; row++) {
-    const values: SqlValue[] = new Array(columnCount);
-    for (let column = 0; column < columnCount; column++) values[column] = columns[column]!(row);
-    rows[row] = values;
-  }
+  for (let row = 0; row < rowCount; row++) rows[row] = columns.map((values) => values[row]!);
   return rows;
 }
 
