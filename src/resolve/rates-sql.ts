@@ -52,19 +52,24 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   );
   const pairs: string[] = [];
   if (crossed.length > 0) {
-    pairs.push(`SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, b.rate AS base_rate,
+    // One join of the legs with the same day's base leg gives both the symbols' pairs and, from
+    // the base leg paired with itself, the row of the source's relative currency (the legs hold
+    // only the wanted symbols and the base already).
+    const baseRowsWanted =
+      relativeRows.length === crossed.length
+        ? ''
+        : relativeRows.length === 0
+          ? `\n    WHERE l.symbol <> ${baseLiteral}`
+          : `\n    WHERE (l.symbol <> ${baseLiteral} OR l.source IN (${stringList(relativeRows.map((s) => s.key))}))`;
+    pairs.push(`SELECT l.source, CASE WHEN l.symbol = ${baseLiteral} THEN ${relativeCurrencyOf(crossed, 'l.source')} ELSE l.symbol END AS symbol, l.day,
+      CASE WHEN l.symbol = ${baseLiteral} THEN ${dialect.one} ELSE l.rate END AS symbol_rate, b.rate AS base_rate,
       greatest(l.observation_time, b.observation_time) AS observation_time
-    FROM legs AS l JOIN base_legs AS b ON b.source = l.source AND b.day = l.day
-    WHERE l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}`);
+    FROM legs AS l JOIN legs AS b ON b.source = l.source AND b.day = l.day AND b.symbol = ${baseLiteral}${baseRowsWanted}`);
   }
   if (direct.length > 0) {
     pairs.push(`SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, ${dialect.one} AS base_rate, l.observation_time
     FROM legs AS l
     WHERE ${crossed.length > 0 ? `l.source IN (${stringList(direct.map((s) => s.key))}) AND ` : ''}l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}`);
-  }
-  if (relativeRows.length > 0) {
-    pairs.push(`SELECT b.source, ${relativeCurrencyOf(relativeRows, 'b.source')} AS symbol, b.day, ${dialect.one} AS symbol_rate, b.rate AS base_rate, b.observation_time
-    FROM base_legs AS b${relativeRows.length < crossed.length ? `\n    WHERE b.source IN (${stringList(relativeRows.map((s) => s.key))})` : ''}`);
   }
   if (pairs.length === 0) {
     pairs.push(`SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, l.rate AS base_rate, l.observation_time
@@ -90,13 +95,6 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       AND ${legSymbolFilter}
     GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)
   )`,
-    ...(crossed.length > 0
-      ? [
-          `base_legs AS (
-    SELECT source, day, rate, observation_time FROM legs WHERE symbol = ${baseLiteral}
-  )`,
-        ]
-      : []),
     `pairs AS (
     ${pairs.join('\n    UNION ALL\n    ')}
   )`,
