@@ -174,7 +174,7 @@ async function* rateRows(
   ranged: boolean,
 ): AsyncIterable<RateBatch> {
   if (!ranged) {
-    for await (const batch of store.streamColumns(statements[0]!)) yield rateBatchOf(batch);
+    for (const batch of await store.readColumns(statements[0]!)) yield rateBatchOf(batch);
     return;
   }
   rangeAnswers++;

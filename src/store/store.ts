@@ -198,6 +198,11 @@ export interface Store {
   /** The same as `streamRows`, column by column: no array per row, for long answers. */
   streamColumns(sql: string): AsyncIterable<ColumnBatch>;
   /**
+   * The same columns as `streamColumns`, the whole result at once, for statements with a short
+   * answer (one date): the engine is asked once, with no round trips for a stream.
+   */
+  readColumns(sql: string): Promise<ColumnBatch[]>;
+  /**
    * Runs untrusted SQL under the sandbox of CONTRACT §7: outside the serving process, on the
    * tables observations and sources only, stopped from outside at `limits.deadline`. Callers
    * run at most `sandboxCapacity` statements at once.

@@ -71,7 +71,7 @@ export function storeContract(
       assert.deepEqual(catalog.get('imf')?.symbols, ['EUR']);
     });
 
-    test('a result column by column holds the same values as row by row, over several batches', async () => {
+    test('a result column by column, streamed or read whole, holds the same values as row by row, over several batches', async () => {
       const sql = `SELECT CAST(observation_time AS DATE) AS day, symbol, rate, observation_time, x
         FROM observations, generate_series(1, 3000) AS g(x) ORDER BY x, symbol, observation_time`;
       const fromRows: unknown[][] = [];
@@ -86,6 +86,11 @@ export function storeContract(
       assert.ok(fromRows.length >= 3000);
       assert.ok(batches > 1);
       assert.deepEqual(fromColumns, fromRows);
+      const read: unknown[][] = [];
+      for (const { rowCount, columns } of await store.readColumns(sql))
+        for (let row = 0; row < rowCount; row++) read.push(columns.map((c) => c[row]));
+      assert.deepEqual(read, fromRows);
+      assert.deepEqual(await store.readColumns(`${sql} LIMIT 0`), []);
     });
 
     test('ingest states are stored per source and replaced whole', async () => {

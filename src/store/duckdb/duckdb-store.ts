@@ -6,6 +6,7 @@ import {
   DuckDBTimestampValue,
   type DuckDBConnection,
   type DuckDBDataChunk,
+  type DuckDBMaterializedResult,
 } from '@duckdb/node-api';
 import { utcDateOf } from '../../dates.js';
 import { stringLiteral } from '../../resolve/sql-literal.js';
@@ -247,8 +248,34 @@ export class DuckDBStore implements Store {
       yield { rowCount: chunk.rowCount, columns: chunkColumns(chunk, read) };
   }
 
+  async readColumns(sql: string): Promise<ColumnBatch[]> {
+    const connection = await this.reader();
+    let finished = false;
+    try {
+      // Materialised in one call: its chunks are then read without a trip to the engine each.
+      const prepared = await this.guarded(() => connection.prepare(sql));
+      let result: DuckDBMaterializedResult;
+      try {
+        result = await this.guarded(() => prepared.run());
+      } finally {
+        prepared.destroySync();
+      }
+      const read = valueReader();
+      const batches: ColumnBatch[] = [];
+      for (let index = 0; index < result.chunkCount; index++) {
+        const chunk = result.getChunk(index);
+        if (chunk.rowCount > 0)
+          batches.push({ rowCount: chunk.rowCount, columns: chunkColumns(chunk, read) });
+      }
+      finished = true;
+      return batches;
+    } finally {
+      this.release(connection, finished);
+    }
+  }
+
   private async *chunks(sql: string): AsyncIterable<DuckDBDataChunk> {
-    const connection = this.idleReaders.pop() ?? (await this.instance.connect());
+    const connection = await this.reader();
     let finished = false;
     try {
       const result = await this.guarded(() => connection.stream(sql));
@@ -259,11 +286,19 @@ export class DuckDBStore implements Store {
       }
       finished = true;
     } finally {
-      // A connection whose statement ran to its end serves the next one; others are closed.
-      if (finished && !this.closing && this.idleReaders.length < MAX_IDLE_READERS)
-        this.idleReaders.push(connection);
-      else connection.closeSync();
+      this.release(connection, finished);
     }
+  }
+
+  private async reader(): Promise<DuckDBConnection> {
+    return this.idleReaders.pop() ?? (await this.instance.connect());
+  }
+
+  /** A connection whose statement ran to its end serves the next one; others are closed. */
+  private release(connection: DuckDBConnection, finished: boolean): void {
+    if (finished && !this.closing && this.idleReaders.length < MAX_IDLE_READERS)
+      this.idleReaders.push(connection);
+    else connection.closeSync();
   }
 
   async runSandboxed(sql: string, limits: SandboxLimits): Promise<QueryResultSet> {

@@ -165,14 +165,17 @@ export class PostgresStore implements Store {
   }
 
   async *streamColumns(sql: string): AsyncIterable<ColumnBatch> {
-    for await (const rows of this.streamRows(sql)) {
-      const columns: SqlValue[][] = rows[0]!.map(() => new Array(rows.length));
-      for (let row = 0; row < rows.length; row++) {
-        const values = rows[row]!;
-        for (let column = 0; column < values.length; column++)
-          columns[column]![row] = values[column]!;
-      }
-      yield { rowCount: rows.length, columns };
+    for await (const rows of this.streamRows(sql)) yield columnsOf(rows);
+  }
+
+  async readColumns(sql: string): Promise<ColumnBatch[]> {
+    // One round trip, where a cursor takes three (open, read to the end, close).
+    await this.readers.take();
+    try {
+      const result = await this.pool.query<SqlValue[]>({ text: sql, rowMode: 'array' });
+      return result.rows.length > 0 ? [columnsOf(result.rows)] : [];
+    } finally {
+      this.readers.give();
     }
   }
 
@@ -380,4 +383,14 @@ async function migrate(client: pg.PoolClient): Promise<void> {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   }
+}
+
+/** Rows (at least one) as columns. */
+function columnsOf(rows: SqlValue[][]): ColumnBatch {
+  const columns: SqlValue[][] = rows[0]!.map(() => new Array(rows.length));
+  for (let row = 0; row < rows.length; row++) {
+    const values = rows[row]!;
+    for (let column = 0; column < values.length; column++) columns[column]![row] = values[column]!;
+  }
+  return { rowCount: rows.length, columns };
 }
