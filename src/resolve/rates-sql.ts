@@ -104,14 +104,15 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   ];
 
   // With no more sources than may be shown per symbol, every candidate is shown: no ranking.
-  let rows = ranks(query)
+  const shown = ranks(query)
     ? `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`
-    : '(SELECT * FROM ranked)';
+    : undefined;
+  let rows = shown ?? 'ranked';
   if (query.aggregation !== 'day') {
     // Each period shows, per symbol, the entries of its first (earliest) or last (latest) key
     // that has that symbol, under the period's first day (CONTRACT §4).
     ctes.push(
-      `daily AS ${rows}`,
+      `daily AS ${shown ?? '(SELECT * FROM ranked)'}`,
       `picked AS (
     SELECT ${dialect.periodStart(query.aggregation, 'date')} AS period, symbol, ${extreme}(date) AS date
     FROM daily GROUP BY 1, symbol
@@ -121,10 +122,16 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM daily AS d JOIN picked AS p ON p.symbol = d.symbol AND p.date = d.date)`;
   }
 
+  // Terms that are constant (one date; one source's priority) are left out of the order.
+  const order = [
+    ...(query.start === query.end ? [] : ['r.date DESC']),
+    'r.symbol',
+    ...(prioritized(query) ? ['r.priority'] : []),
+  ];
   return `WITH ${ctes.join(',\n  ')}
 SELECT r.date, r.symbol, r.source, r.symbol_rate, r.base_rate, r.observation_time
 FROM ${rows} AS r
-ORDER BY r.date DESC, r.symbol, r.priority`;
+ORDER BY ${order.join(', ')}`;
 }
 
 /**
