@@ -75,6 +75,10 @@ async function* writeJson(
   let open0 = '';
   let open1 = '';
   let written = false;
+  const leafOpens = new Map<string, string>();
+  let lastTime: string | undefined;
+  let lastSource: string | undefined;
+  let tail = '';
   for await (const { rowCount, columns } of batches) {
     const [dates, symbols, sources, symbolRates, baseRates, observationTimes] = columns;
     text = '';
@@ -94,7 +98,27 @@ async function* writeJson(
         open = levels;
       }
       const source = sources[row]!;
-      text += `${written && common === levels ? ',' : ''}${leafIndent}"${perSource ? source : symbol}"${colon}${rateKey}${formatScaledQuotient(symbolRates[row]!, baseRates[row]!, amount, decimals)}${timeKey}${observationTimes[row]}${perSource ? leafClose : `${sourceKey}${source}${leafClose}`}`;
+      const time = observationTimes[row]!;
+      // A leaf is its key's opening, the rate, and what follows the rate, which the rows of one
+      // date mostly share.
+      if (time !== lastTime || source !== lastSource) {
+        lastTime = time;
+        lastSource = source;
+        tail = perSource
+          ? `${timeKey}${time}${leafClose}`
+          : `${timeKey}${time}${sourceKey}${source}${leafClose}`;
+      }
+      const leafKey = perSource ? source : symbol;
+      let leafOpen = leafOpens.get(leafKey);
+      if (leafOpen === undefined) {
+        leafOpen = `${leafIndent}"${leafKey}"${colon}${rateKey}`;
+        leafOpens.set(leafKey, leafOpen);
+      }
+      if (written && common === levels) text += ',';
+      text +=
+        leafOpen +
+        formatScaledQuotient(symbolRates[row]!, baseRates[row]!, amount, decimals) +
+        tail;
       written = true;
     }
     if (text) yield text;
