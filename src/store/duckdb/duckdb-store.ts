@@ -277,15 +277,22 @@ export class DuckDBStore implements Store {
   private async *chunks(sql: string): AsyncIterable<DuckDBDataChunk> {
     const connection = await this.reader();
     let finished = false;
+    let next: Promise<DuckDBDataChunk | null> | undefined;
     try {
       const result = await this.guarded(() => connection.stream(sql));
+      // Each next chunk is fetched while the one before is read.
+      next = this.guarded(() => result.fetchChunk());
       for (;;) {
-        const chunk = await this.guarded(() => result.fetchChunk());
+        const chunk = await next;
+        next = undefined;
         if (!chunk || chunk.rowCount === 0) break;
+        next = this.guarded(() => result.fetchChunk());
         yield chunk;
       }
       finished = true;
     } finally {
+      // A reader that stopped early lets the fetch under way end before the connection closes.
+      await next?.catch(() => undefined);
       this.release(connection, finished);
     }
   }
