@@ -175,12 +175,19 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
     SELECT ${dateLiteral(query.start)} AS day
     UNION`
         : ''
-    }
+    }${
+      // With every symbol wanted, the legs hold every day a requested source observed on.
+      query.symbols === null
+        ? `
+    SELECT DISTINCT day FROM legs
+    WHERE day ${query.startIsKey ? '>' : '>='} ${dateLiteral(query.start)}`
+        : `
     SELECT DISTINCT CAST(o.observation_time AS DATE)${query.startIsKey ? '' : ' AS day'}
     FROM observations AS o
     WHERE o.source IN (${sourceKeys})
       AND o.observation_time >= CAST(${dateLiteral(query.start)}${query.startIsKey ? ' + 1' : ''} AS TIMESTAMP)
-      AND o.observation_time < CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)
+      AND o.observation_time < CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)`
+    }
   )`,
     `ranked AS (
     SELECT k.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priorityOf(query, 'src.priority')} AS priority,
