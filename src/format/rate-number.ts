@@ -233,8 +233,10 @@ function longDivision(
     remainder -= divisor;
   }
   let fraction = '';
-  for (let left = decimals; left > 0 && remainder > 0; left -= step) {
+  let left = decimals;
+  while (left > 0 && remainder > 0) {
     const take = left < step ? left : step;
+    left -= take;
     remainder *= POWERS_OF_TEN[take]!;
     let chunk = Math.floor(remainder / divisor);
     remainder -= chunk * divisor;
@@ -245,18 +247,38 @@ function longDivision(
       chunk++;
       remainder -= divisor;
     }
-    // After the last digit group, what is left decides the rounding (half up, away from zero).
-    if (left <= step && remainder * 2 >= divisor) {
-      chunk++;
-      if (chunk === POWERS_OF_TEN[take]) return undefined;
+    if (left === 0) {
+      // After the last digit group, what is left decides the rounding (half up, away from zero).
+      if (remainder * 2 >= divisor) {
+        chunk++;
+        if (chunk === POWERS_OF_TEN[take]) return undefined;
+      }
+    } else if (remainder > 0) {
+      fraction += padded(chunk, take);
+      continue;
     }
-    const text = String(chunk);
-    fraction += text.length < take ? '0'.repeat(take - text.length) + text : text;
+    // The last group: printed without its trailing zeros (when it is all zeros, those of the
+    // groups before it are dropped below).
+    if (chunk === 0) break;
+    let width = take;
+    while (chunk % 10 === 0) {
+      chunk /= 10;
+      width--;
+    }
+    return `${integer}.${fraction}${padded(chunk, width)}`;
   }
   let end = fraction.length;
   while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
   return end > 0 ? `${integer}.${fraction.slice(0, end)}` : String(integer);
 }
+
+/** A digit group of `width` digits with its leading zeros: (12, 4) gives '0012'. */
+function padded(group: number, width: number): string {
+  const text = String(group);
+  return text.length < width ? ZEROS[width - text.length]! + text : text;
+}
+
+const ZEROS = Array.from({ length: 16 }, (_, count) => '0'.repeat(count));
 
 /** Decimal digits plus one in the last place: '199' gives '200', '99' gives '100'. */
 function incremented(digits: string): string {
