@@ -86,7 +86,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       : []),
     `legs AS (
     SELECT o.source, o.symbol, CAST(o.observation_time AS DATE) AS day,
-      ${dialect.valueAtExtreme(extreme, 'o.rate', 'o.observation_time')} AS rate,
+      ${dialect.rateAtExtremeOfDay(extreme, 'o.rate', 'o.observation_time')} AS rate,
       ${extreme}(o.observation_time) AS observation_time
     FROM observations AS o
     WHERE o.source IN (${sourceKeys})

@@ -14,6 +14,11 @@ export interface SqlDialect {
   periodStart(unit: PeriodUnit, date: string): string;
   /** The value of `value` on the row with the smallest (`min`) or largest (`max`) `order`, per group. */
   valueAtExtreme(extreme: 'min' | 'max', value: string, order: string): string;
+  /**
+   * valueAtExtreme for a stored rate (`rate`, a double) ordered by its observation time (`time`),
+   * in groups that each lie within one UTC day; (source, symbol, time) is unique.
+   */
+  rateAtExtremeOfDay(extreme: 'min' | 'max', rate: string, time: string): string;
   /** A select-list expression that turns each row into one row per DATE from `from` to `to`. */
   daysFrom(from: string, to: string): string;
   /** The constant 1 as the type rates are stored in. */

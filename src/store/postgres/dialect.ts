@@ -13,6 +13,11 @@ export const postgresDialect: SqlDialect = {
   },
   valueAtExtreme: (extreme, value, order) =>
     `(array_agg(${value} ORDER BY ${order} ${extreme === 'min' ? 'ASC' : 'DESC'}))[1]`,
+  // A group's rows are unique in their time of day, which as seconds since midnight is exact in a
+  // double (to far below a microsecond): the smallest or largest pair [seconds, rate] then
+  // carries the rate of that time, with no sort per group as array_agg(... ORDER BY) needs.
+  rateAtExtremeOfDay: (extreme, rate, time) =>
+    `(${extreme}(ARRAY[date_part('epoch', ${time} - date_trunc('day', ${time})), ${rate}]))[2]`,
   daysFrom: (from, to) =>
     `CAST(generate_series(CAST(${from} AS TIMESTAMP), CAST(${to} AS TIMESTAMP), INTERVAL '1 day') AS DATE)`,
   one: 'CAST(1 AS DOUBLE PRECISION)',
