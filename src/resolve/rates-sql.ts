@@ -157,11 +157,15 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = sourceKeyList(query);
   return [
+    // The next pair of the same source and symbol is the next row in this order (one sorted
+    // window, which engines compute faster than a partition per source and symbol).
     `spans AS (
     SELECT source, symbol, day, symbol_rate, base_rate, observation_time,
       least(day + ${window}, ${dateLiteral(query.end)},
-        coalesce(lead(day) OVER (PARTITION BY source, symbol ORDER BY day) - 1, day + ${window})) AS last_day
+        CASE WHEN lead(source) OVER w = source AND lead(symbol) OVER w = symbol
+          THEN lead(day) OVER w - 1 ELSE day + ${window} END) AS last_day
     FROM pairs
+    WINDOW w AS (ORDER BY source, symbol, day)
   )`,
     `covered AS (
     SELECT source, symbol, symbol_rate, base_rate, observation_time,
