@@ -28,7 +28,14 @@ export interface RateWriterOptions {
 
 export const RATE_CSV_HEADER = ['date', 'base', 'symbol', 'source', 'rate', 'observation_time'];
 
-/** The response body as text pieces, one per batch of rows, so that a long range never sits in memory. */
+/**
+ * Pieces of a long answer stay well below the size from which V8 puts a string (flattened when
+ * the socket writes it) in its large-object space, which only a full collection frees: a long
+ * answer then leaves no garbage behind in the old generation, and its memory stays flat.
+ */
+const PIECE_LENGTH = 32_768;
+
+/** The response body as text pieces of about PIECE_LENGTH at most, so that a long range never sits in memory. */
 export function writeRates(
   format: RateFormat,
   head: RateHead,
@@ -120,6 +127,10 @@ async function* writeJson(
         formatScaledQuotient(symbolRates[row]!, baseRates[row]!, amount, decimals) +
         tail;
       written = true;
+      if (text.length >= PIECE_LENGTH) {
+        yield text;
+        text = '';
+      }
     }
     if (text) yield text;
   }
@@ -143,6 +154,10 @@ async function* writeCsv(
     let text = '';
     for (let row = 0; row < rowCount; row++) {
       text += `${dates[row]}${base}${field(symbols[row]!)},${field(sources[row]!)},${formatScaledQuotient(symbolRates[row]!, baseRates[row]!, options.amount, options.decimals)},${observationTimes[row]}\r\n`;
+      if (text.length >= PIECE_LENGTH) {
+        yield text;
+        text = '';
+      }
     }
     if (text) yield text;
   }
@@ -184,8 +199,12 @@ async function* writeXml(
       text += `${rateIndent}<rate date="${dates[row]}" symbol="${escaped(symbols[row]!)}" source="${escaped(
         sources[row]!,
       )}" observation_time="${observationTimes[row]}">${formatScaledQuotient(symbolRates[row]!, baseRates[row]!, options.amount, options.decimals)}</rate>`;
+      written = true;
+      if (text.length >= PIECE_LENGTH) {
+        yield text;
+        text = '';
+      }
     }
-    written ||= text !== '';
     if (text) yield text;
   }
   yield `${written ? `${newline}${indent(1)}` : ''}</rates>${newline}</exchangerates>${newline}`;
