@@ -163,10 +163,10 @@ async function sendRates(
 }
 
 /**
- * The rows of each statement in turn (a long range's windows, newest first). Each next window's
- * statement starts as soon as the first rows of the one before arrive, so that the engine
- * computes it (holding its result within its own memory limit) while this process writes the
- * rows before it; this process holds one batch at a time.
+ * The rows of each statement in turn (a long range's windows, newest first). The next windows'
+ * statements (WINDOWS_AHEAD of them) start as soon as the first rows of the one being written
+ * arrive, so that the engine computes them (holding their results within its own memory limit)
+ * while this process writes the rows before them; this process holds one batch at a time.
  */
 async function* rateRows(
   store: Store,
@@ -192,8 +192,13 @@ async function* rateRows(
  */
 let rangeAnswers = 0;
 const READ_AHEAD_UP_TO = 2;
-/** Windows computed ahead of the one being written. */
-const WINDOWS_AHEAD = 1;
+/**
+ * Windows computed ahead of the one being written. Each statement runs on a thread of its own, so
+ * with two ahead the engine computes on two while this process writes: where the engine is the
+ * slower side (several sources, whose priorities it ranks), a full history streams about a fifth
+ * faster than with one ahead.
+ */
+const WINDOWS_AHEAD = 2;
 
 /**
  * Range statements computing at once (until their first rows): the engine's working memory for
