@@ -117,7 +117,12 @@ async function sendRates(
     return reply.send(stored.body);
   }
   const body = (): AsyncIterable<string> =>
-    writeRates(format, plan.head, rateRows(store, plan.statements, plan.ranged), plan.writer);
+    writeRates(
+      format,
+      plan.head,
+      rateRows(store, plan.statements, plan.ranged, plan.params.aggregation !== 'day'),
+      plan.writer,
+    );
   // A day of caching only for answers that cannot change any more: every date is past the
   // publishers' corrections (SPEC.md rule 4) and every requested source has fetched its history
   // through them. During a first backfill, or when the sources hold nothing yet, a minute.
@@ -163,15 +168,17 @@ async function sendRates(
 }
 
 /**
- * The rows of each statement in turn (a long range's windows, newest first). The next windows'
- * statements (WINDOWS_AHEAD of them) start as soon as the first rows of the one being written
- * arrive, so that the engine computes them (holding their results within its own memory limit)
- * while this process writes the rows before them; this process holds one batch at a time.
+ * The rows of each statement in turn (a long range's windows, newest first). The statements of
+ * the next windows (WINDOWS_AHEAD of them, or AGGREGATED_WINDOWS_AHEAD) start as soon as the
+ * first rows of the one being written arrive, so that the engine computes them (holding their
+ * results within its own memory limit) while this process writes the rows before them; this
+ * process holds one batch at a time.
  */
 async function* rateRows(
   store: Store,
   statements: readonly string[],
   ranged: boolean,
+  aggregated: boolean,
 ): AsyncIterable<RateBatch> {
   if (!ranged) {
     for (const batch of await store.readColumns(statements[0]!)) yield rateBatchOf(batch);
@@ -179,7 +186,7 @@ async function* rateRows(
   }
   rangeAnswers++;
   try {
-    yield* windowRows(store, statements);
+    yield* windowRows(store, statements, aggregated ? AGGREGATED_WINDOWS_AHEAD : WINDOWS_AHEAD);
   } finally {
     rangeAnswers--;
   }
@@ -199,6 +206,11 @@ const READ_AHEAD_UP_TO = 2;
  * faster than with one ahead.
  */
 const WINDOWS_AHEAD = 2;
+/**
+ * An aggregated answer's windows hold many more days in the engine than they give rows: one
+ * ahead keeps what the engine holds for it at two windows' worth.
+ */
+const AGGREGATED_WINDOWS_AHEAD = 1;
 
 /**
  * Range statements computing at once (until their first rows): the engine's working memory for
@@ -206,7 +218,11 @@ const WINDOWS_AHEAD = 2;
  */
 const computing = new Turns(2);
 
-async function* windowRows(store: Store, statements: readonly string[]): AsyncIterable<RateBatch> {
+async function* windowRows(
+  store: Store,
+  statements: readonly string[],
+  windowsAhead: number,
+): AsyncIterable<RateBatch> {
   const start = (sql: string): StartedRows => {
     const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
     const first = computing.run(() => rows.next());
@@ -226,7 +242,7 @@ async function* windowRows(store: Store, statements: readonly string[]): AsyncIt
     while (started.length > 0) {
       const current = started[0]!;
       let batch = await current.first;
-      const ahead = rangeAnswers <= READ_AHEAD_UP_TO ? WINDOWS_AHEAD : 0;
+      const ahead = rangeAnswers <= READ_AHEAD_UP_TO ? windowsAhead : 0;
       startUpTo(1 + ahead);
       while (!batch.done) {
         yield rateBatchOf(batch.value);
