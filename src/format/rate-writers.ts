@@ -30,8 +30,8 @@ export const RATE_CSV_HEADER = ['date', 'base', 'symbol', 'source', 'rate', 'obs
 
 /**
  * Pieces of a long answer stay well below the size from which V8 puts a string (flattened when
- * the socket writes it) in its large-object space, which only a full collection frees: a long
- * answer then leaves no garbage behind in the old generation, and its memory stays flat.
+ * the socket writes it) in its large-object space, which only a full collection frees: the
+ * pieces of a long answer then die young instead of piling up until the next full collection.
  */
 const PIECE_LENGTH = 32_768;
 
