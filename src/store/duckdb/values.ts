@@ -130,15 +130,7 @@ function columnReader(vector: DuckDBVector, read: ValueReader): (row: number) =>
   if (internals.validity?.data !== null) return item;
   const { items, dataView } = internals;
   if (vector instanceof DuckDBDateVector && items instanceof Int32Array) {
-    return (row) => {
-      const days = items[row]!;
-      let text = read.dates.get(days);
-      if (text === undefined) {
-        text = item(row) as string;
-        read.dates.set(days, text);
-      }
-      return text;
-    };
+    return (row) => textOnce(read.dates, items[row]!, item, row);
   }
   if (vector instanceof DuckDBTimestampVector && items instanceof BigInt64Array) {
     const words = new Int32Array(items.buffer, items.byteOffset, items.length * 2);
@@ -146,13 +138,7 @@ function columnReader(vector: DuckDBVector, read: ValueReader): (row: number) =>
       const high = words[2 * row + 1]!;
       // Beyond 2^52 microseconds (the year 2112) a double may not hold the exact count.
       if (high >= 1 << 20 || high < -(1 << 20)) return item(row);
-      const micros = high * 4_294_967_296 + (words[2 * row]! >>> 0);
-      let text = read.instants.get(micros);
-      if (text === undefined) {
-        text = item(row) as string;
-        read.instants.set(micros, text);
-      }
-      return text;
+      return textOnce(read.instants, high * 4_294_967_296 + (words[2 * row]! >>> 0), item, row);
     };
   }
   if (vector instanceof DuckDBVarCharVector && dataView instanceof DataView) {
@@ -165,13 +151,23 @@ function columnReader(vector: DuckDBVector, read: ValueReader): (row: number) =>
       let key = length;
       for (let index = 0; index < length; index++)
         key = key * 256 + dataView.getUint8(offset + 4 + index);
-      let text = read.shortTexts.get(key);
-      if (text === undefined) {
-        text = item(row) as string;
-        read.shortTexts.set(key, text);
-      }
-      return text;
+      return textOnce(read.shortTexts, key, item, row);
     };
   }
   return item;
+}
+
+/** The text of `row`, whose value `key` stands for: read with `item` the first time only. */
+function textOnce(
+  texts: Map<number, string>,
+  key: number,
+  item: (row: number) => SqlValue,
+  row: number,
+): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = item(row) as string;
+    texts.set(key, text);
+  }
+  return text;
 }
