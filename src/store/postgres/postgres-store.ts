@@ -170,13 +170,10 @@ export class PostgresStore implements Store {
 
   async readColumns(sql: string): Promise<ColumnBatch[]> {
     // One round trip, where a cursor takes three (open, read to the end, close).
-    await this.readers.take();
-    try {
-      const result = await this.pool.query<SqlValue[]>({ text: sql, rowMode: 'array' });
-      return result.rows.length > 0 ? [columnsOf(result.rows)] : [];
-    } finally {
-      this.readers.give();
-    }
+    const result = await this.readers.run(() =>
+      this.pool.query<SqlValue[]>({ text: sql, rowMode: 'array' }),
+    );
+    return result.rows.length > 0 ? [columnsOf(result.rows)] : [];
   }
 
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
