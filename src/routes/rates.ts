@@ -193,9 +193,9 @@ async function* rateRows(
 }
 
 /**
- * Range answers being written now, in this process. With more than the engine has cores, the
- * engine is busy with their windows anyway: a window is then not started ahead, which halves
- * what the engine holds for them.
+ * Range answers being written now, in this process. With more than READ_AHEAD_UP_TO, the engine
+ * is busy with their windows anyway: no window is then started ahead, and the engine holds one
+ * window for each.
  */
 let rangeAnswers = 0;
 const READ_AHEAD_UP_TO = 2;

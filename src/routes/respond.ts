@@ -80,7 +80,8 @@ export function sendRepresentation(
   if (content instanceof Promise) return content.then((text) => reply.send(text));
   if (typeof content === 'string' || Buffer.isBuffer(content)) return reply.send(content);
   // A streamed body is produced lazily: HEAD never starts it, so it runs no query. One piece
-  // (a batch of rows) waits for the socket at most: a slow reader holds little.
+  // (at most about 32 KB of text, see rate-writers.ts) waits for the socket: a slow reader holds
+  // little.
   return reply.send(
     Readable.from(request.method === 'HEAD' ? [] : content, { objectMode: true, highWaterMark: 1 }),
   );
