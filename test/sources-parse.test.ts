@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, test } from 'node:test';
 import { shiftDecimal } from '../src/exact-decimal.js';
 import { plannedWindow } from '../src/ingest/ingest-source.js';
@@ -99,6 +101,44 @@ describe('fetching', () => {
         await assert.rejects(http.requestText(url, { body: otherDates, headers }), /HTTP 404/);
         await assert.rejects(http.requestText(url), /HTTP 404/);
       } finally {
+        await replay.close();
+      }
+    },
+  );
+
+  test(
+    'a publisher that never answers: the request ends at its time limit even while garbage is collected, or at once on shutdown',
+    { timeout: 30_000 },
+    async () => {
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('gc') as () => void;
+      const replay = await ReplayServer.start([]);
+      replay.intercept = () => 'hang';
+      const collecting = setInterval(gc, 10);
+      try {
+        // As in a service: requests follow the signal that shuts the service down.
+        const shutdown = new AbortController();
+        const policy = { timeoutMs: 300, retries: 0, backoffMs: 0, politenessMs: 0 };
+        const started = Date.now();
+        await assert.rejects(
+          new SourceHttp('ecb', policy, replay.origin, shutdown.signal).requestText(
+            'https://example.org/a',
+          ),
+          /\/a: no complete response within the time limit$/,
+        );
+        assert.ok(Date.now() - started < 5_000, `ended after ${Date.now() - started} ms`);
+
+        const waiting = new SourceHttp(
+          'ecb',
+          { ...policy, timeoutMs: 60_000 },
+          replay.origin,
+          shutdown.signal,
+        ).requestText('https://example.org/b');
+        setTimeout(() => shutdown.abort(), 50);
+        await assert.rejects(waiting, /aborted/);
+        assert.ok(Date.now() - started < 10_000);
+      } finally {
+        clearInterval(collecting);
         await replay.close();
       }
     },

@@ -131,28 +131,68 @@ export class SourceHttp {
     options: RequestOptions,
   ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
     this.requests++;
-    const response = await fetch(target, {
-      method: options.body === undefined ? 'GET' : 'POST',
-      body: options.body,
-      headers: { 'user-agent': USER_AGENT, accept: '*/*', ...options.headers },
-      redirect: 'follow',
-      signal: this.signal
-        ? AbortSignal.any([this.signal, AbortSignal.timeout(this.policy.timeoutMs)])
-        : AbortSignal.timeout(this.policy.timeoutMs),
-    });
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      const message = `${target}: HTTP ${response.status} ${response.statusText}`.trimEnd();
-      const retryable = response.status === 429 || response.status >= 500;
-      throw new FetchError(
-        message,
-        retryable,
-        response.status,
-        retryAfterMs(response.headers.get('retry-after')),
-      );
+    const deadline = new Deadline(this.policy.timeoutMs, this.signal);
+    try {
+      const response = await fetch(target, {
+        method: options.body === undefined ? 'GET' : 'POST',
+        body: options.body,
+        headers: { 'user-agent': USER_AGENT, accept: '*/*', ...options.headers },
+        redirect: 'follow',
+        signal: deadline.signal,
+      });
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        const message = `${target}: HTTP ${response.status} ${response.statusText}`.trimEnd();
+        const retryable = response.status === 429 || response.status >= 500;
+        throw new FetchError(
+          message,
+          retryable,
+          response.status,
+          retryAfterMs(response.headers.get('retry-after')),
+        );
+      }
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return { bytes, contentType: response.headers.get('content-type') };
+    } finally {
+      deadline.clear();
     }
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    return { bytes, contentType: response.headers.get('content-type') };
+  }
+}
+
+/**
+ * Aborts one request at its time limit, or when `outer` aborts (the service is shutting down).
+ * The timer is held here until the request ends and cleared then: a timeout signal combined
+ * through AbortSignal.any is held only weakly, and once collected it never fires, which left a
+ * request to a publisher that never answers waiting for ever.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort = (): void => this.controller.abort(this.outer?.reason);
+  private readonly outer: AbortSignal | undefined;
+
+  constructor(ms: number, outer?: AbortSignal) {
+    this.timer = setTimeout(
+      () =>
+        this.controller.abort(
+          new DOMException('no complete response within the time limit', 'TimeoutError'),
+        ),
+      ms,
+    );
+    // A signal of its own that follows `outer`, as in sleep below: every source's requests share
+    // the service's one signal, and a listener each on it would make Node warn of a leak.
+    this.outer = outer ? AbortSignal.any([outer]) : undefined;
+    if (this.outer?.aborted) this.onAbort();
+    else this.outer?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this.onAbort);
   }
 }
 
