@@ -162,8 +162,8 @@ export class SourceHttp {
 /**
  * Aborts one request at its time limit, or when `outer` aborts (the service is shutting down).
  * The timer is held here until the request ends and cleared then: a timeout signal combined
- * through AbortSignal.any is held only weakly, and once collected it never fires, which left a
- * request to a publisher that never answers waiting for ever.
+ * through AbortSignal.any is held only weakly, and once collected it never fires, so a request
+ * to a publisher that never answers would wait for ever.
  */
 class Deadline {
   private readonly controller = new AbortController();
