@@ -21,6 +21,9 @@ export const DEFAULT_HTTP_POLICY: HttpPolicy = {
 
 const MAX_RETRY_AFTER_MS = 120_000;
 
+/** Why a request was given up at its time limit, as the status endpoint shows it. */
+const TIMED_OUT = 'no complete response within the time limit';
+
 export const USER_AGENT = `fxrates/${VERSION} (self-hosted exchange-rate service)`;
 
 /** A failed request, with the URL and what went wrong, worded for the status endpoint. */
@@ -131,14 +134,19 @@ export class SourceHttp {
     options: RequestOptions,
   ): Promise<{ bytes: Uint8Array; contentType: string | null }> {
     this.requests++;
-    const deadline = new Deadline(this.policy.timeoutMs, this.signal);
+    const controller = new AbortController();
+    const cancel = dueOrAborted(this.policy.timeoutMs, this.signal, (outcome) =>
+      controller.abort(
+        outcome === 'aborted' ? this.signal?.reason : new DOMException(TIMED_OUT, 'TimeoutError'),
+      ),
+    );
     try {
       const response = await fetch(target, {
         method: options.body === undefined ? 'GET' : 'POST',
         body: options.body,
         headers: { 'user-agent': USER_AGENT, accept: '*/*', ...options.headers },
         redirect: 'follow',
-        signal: deadline.signal,
+        signal: controller.signal,
       });
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
@@ -154,45 +162,8 @@ export class SourceHttp {
       const bytes = new Uint8Array(await response.arrayBuffer());
       return { bytes, contentType: response.headers.get('content-type') };
     } finally {
-      deadline.clear();
+      cancel();
     }
-  }
-}
-
-/**
- * Aborts one request at its time limit, or when `outer` aborts (the service is shutting down).
- * The timer is held here until the request ends and cleared then: a timeout signal combined
- * through AbortSignal.any is held only weakly, and once collected it never fires, so a request
- * to a publisher that never answers would wait for ever.
- */
-class Deadline {
-  private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-  private readonly onAbort = (): void => this.controller.abort(this.outer?.reason);
-  private readonly outer: AbortSignal | undefined;
-
-  constructor(ms: number, outer?: AbortSignal) {
-    this.timer = setTimeout(
-      () =>
-        this.controller.abort(
-          new DOMException('no complete response within the time limit', 'TimeoutError'),
-        ),
-      ms,
-    );
-    // A signal of its own that follows `outer`, as in sleep below: every source's requests share
-    // the service's one signal, and a listener each on it would make Node warn of a leak.
-    this.outer = outer ? AbortSignal.any([outer]) : undefined;
-    if (this.outer?.aborted) this.onAbort();
-    else this.outer?.addEventListener('abort', this.onAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-    this.outer?.removeEventListener('abort', this.onAbort);
   }
 }
 
@@ -240,7 +211,7 @@ function retryAfterMs(header: string | null): number | undefined {
 
 function describeNetworkError(error: unknown): string {
   if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return 'no complete response within the time limit';
+    if (error.name === 'TimeoutError') return TIMED_OUT;
     const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
     if (cause?.code) return `${error.message} (${cause.code})`;
     if (cause?.message) return `${error.message} (${cause.message})`;
@@ -249,20 +220,38 @@ function describeNetworkError(error: unknown): string {
   return String(error);
 }
 
+/** Waits `ms`, or less when `signal` aborts (the service is shutting down). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => dueOrAborted(ms, signal, () => resolve()));
+}
+
 /**
- * Waits `ms`, or less when `signal` aborts (the service is shutting down). The wait listens to
- * a signal of its own that follows `signal`: every source's waits share the service's one
+ * Calls `then` once: when `ms` have passed ('due'), or as soon as `signal` aborts ('aborted');
+ * the function returned cancels it. The timer is held until then: a timeout signal combined
+ * through AbortSignal.any is held only weakly, and once collected it never fires, so a request
+ * to a publisher that never answers would wait for ever. The abort is heard through a signal of
+ * its own that follows `signal`: every source's requests and waits share the service's one
  * signal, and dozens of listeners on it would make Node warn of a leak.
  */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+function dueOrAborted(
+  ms: number,
+  signal: AbortSignal | undefined,
+  then: (outcome: 'due' | 'aborted') => void,
+): () => void {
   const own = signal ? AbortSignal.any([signal]) : undefined;
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    own?.addEventListener('abort', done, { once: true });
-    function done(): void {
-      clearTimeout(timer);
-      own?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
+  const cancel = (): void => {
+    clearTimeout(timer);
+    own?.removeEventListener('abort', aborted);
+  };
+  const aborted = (): void => {
+    cancel();
+    then('aborted');
+  };
+  const timer = setTimeout(() => {
+    cancel();
+    then('due');
+  }, ms);
+  if (own?.aborted) aborted();
+  else own?.addEventListener('abort', aborted, { once: true });
+  return cancel;
 }
