@@ -16,6 +16,20 @@ export function instantText(text: string): string {
   return `${match[1]}T${match[2]}.${millis}Z`;
 }
 
+/**
+ * instantText for result columns. Rates come in time order, and every rate of one publication
+ * has the same instant: the last one is kept, so a repeat costs one comparison, not a match.
+ */
+let lastInstant = '';
+let lastInstantResult = '';
+function lastInstantText(text: string): string {
+  if (text !== lastInstant) {
+    lastInstantResult = instantText(text);
+    lastInstant = text;
+  }
+  return lastInstantResult;
+}
+
 function integerValue(text: string): number | string {
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : text;
@@ -33,7 +47,7 @@ export const TYPE_PARSERS = {
         return (text: string) => text;
       case OID.timestamp:
       case OID.timestamptz:
-        return instantText;
+        return lastInstantText;
       case OID.int8:
         return integerValue;
       case OID.numeric:
