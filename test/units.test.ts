@@ -22,6 +22,11 @@ describe('formatRate', () => {
       [0.006127450980392158, 16, '0.0061274509803922'],
       [145.88396528095018, 4, '145.884'],
       [100, 16, '100'],
+      [15000, 2, '15000'],
+      [123456789012345, 0, '123456789012345'],
+      [1000.001, 3, '1000.001'],
+      [0.001002, 6, '0.001002'],
+      [1000000.0001, 4, '1000000.0001'],
     ];
     for (const [value, decimals, expected] of cases)
       assert.equal(formatRate(value, decimals), expected, `${value} @ ${decimals}`);
@@ -53,6 +58,24 @@ describe('formatRate', () => {
         },
       ),
       { numRuns: 2000, seed: 42 },
+    );
+  });
+
+  test("a publisher's figure of up to 15 digits is printed as written", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 15n - 1n }),
+        fc.integer({ min: 0, max: 14 }),
+        fc.integer({ min: 0, max: 6 }),
+        (mantissa, places, spare) => {
+          const digits = mantissa.toString().padStart(places + 1, '0');
+          const written =
+            places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+          const expected = written.includes('.') ? written.replace(/\.?0+$/, '') : written;
+          assert.equal(formatRate(Number(written), places + spare), expected);
+        },
+      ),
+      { numRuns: 3000, seed: 7 },
     );
   });
 });
