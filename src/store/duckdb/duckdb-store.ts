@@ -237,15 +237,16 @@ export class DuckDBStore implements Store {
     }
   }
 
+  // A stream reads each chunk with a value reader of its own, whose texts die young with the
+  // chunk. Kept for a whole statement, they lived through several young collections and moved
+  // to the old generation: about 4 MB per `/all` of 4 M observations, left for a full collection.
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
-    const read = valueReader();
-    for await (const chunk of this.chunks(sql)) yield chunkRows(chunk, read);
+    for await (const chunk of this.chunks(sql)) yield chunkRows(chunk, valueReader());
   }
 
   async *streamColumns(sql: string): AsyncIterable<ColumnBatch> {
-    const read = valueReader();
     for await (const chunk of this.chunks(sql))
-      yield { rowCount: chunk.rowCount, columns: chunkColumns(chunk, read) };
+      yield { rowCount: chunk.rowCount, columns: chunkColumns(chunk, valueReader()) };
   }
 
   async readColumns(sql: string): Promise<ColumnBatch[]> {

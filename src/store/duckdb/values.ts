@@ -19,7 +19,8 @@ const MAX_DATE_MICROS = 8_640_000_000_000_000_000n;
  * Turns the values of one result into what responses show: DATE as YYYY-MM-DD, TIMESTAMP as
  * YYYY-MM-DDTHH:mm:ss.sssZ (UTC), the same text in the rate answers and the query endpoint.
  * Instants a JavaScript Date cannot hold (infinity, year 300000) print as DuckDB writes them.
- * Dates and times repeat on every row of a day: each is formatted once per result.
+ * Dates and times repeat on every row of a day: each is formatted once per reader (a result, or
+ * a chunk of a streamed one).
  */
 export function valueReader(): ValueReader {
   const texts = new Map<bigint | number, string>();
