@@ -169,10 +169,10 @@ async function sendRates(
 
 /**
  * The rows of each statement in turn (a long range's windows, newest first). The statements of
- * the next windows (WINDOWS_AHEAD of them, or AGGREGATED_WINDOWS_AHEAD) start as soon as the
- * first rows of the one being written arrive, so that the engine computes them (holding their
- * results within its own memory limit) while this process writes the rows before them; this
- * process holds one batch at a time.
+ * the next windows (WINDOWS_AHEAD of them, or AGGREGATED_WINDOWS_AHEAD) start with the first,
+ * and each next one as soon as a window is written, so that the engine computes them (holding
+ * their results within its own memory limit) while this process writes the rows before them;
+ * this process holds one batch at a time.
  */
 async function* rateRows(
   store: Store,
@@ -238,12 +238,14 @@ async function* windowRows(
       started.push(start(statements[nextIndex++]!));
   };
   try {
-    startUpTo(1);
+    const windowsWanted = (): number => 1 + (rangeAnswers <= READ_AHEAD_UP_TO ? windowsAhead : 0);
+    // The first windows start together: waiting for the first one's rows before starting the
+    // next left a processor idle meanwhile (PostgreSQL computes each statement on one).
+    startUpTo(windowsWanted());
     while (started.length > 0) {
       const current = started[0]!;
       let batch = await current.first;
-      const ahead = rangeAnswers <= READ_AHEAD_UP_TO ? windowsAhead : 0;
-      startUpTo(1 + ahead);
+      startUpTo(windowsWanted());
       while (!batch.done) {
         yield rateBatchOf(batch.value);
         batch = await current.rows.next();
