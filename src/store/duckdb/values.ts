@@ -23,21 +23,23 @@ const MAX_DATE_MICROS = 8_640_000_000_000_000_000n;
  * a chunk of a streamed one).
  */
 export function valueReader(): ValueReader {
-  const texts = new Map<bigint | number, string>();
   const read: ValueReader = (value) => {
     if (value instanceof DuckDBTimestampValue || value instanceof DuckDBTimestampTZValue) {
-      let text = texts.get(value.micros);
+      const micros = Number(value.micros);
+      // Beyond 2^53 microseconds a double may not tell two instants apart: those are not kept.
+      if (!Number.isSafeInteger(micros)) return instantText(value);
+      let text = read.instants.get(micros);
       if (text === undefined) {
         text = instantText(value);
-        texts.set(value.micros, text);
+        read.instants.set(micros, text);
       }
       return text;
     }
     if (value instanceof DuckDBDateValue) {
-      let text = texts.get(value.days);
+      let text = read.dates.get(value.days);
       if (text === undefined) {
         text = value.toString();
-        texts.set(value.days, text);
+        read.dates.set(value.days, text);
       }
       return text;
     }
@@ -51,7 +53,7 @@ export function valueReader(): ValueReader {
 
 export interface ValueReader {
   (value: DuckDBValue): SqlValue;
-  /** Texts already made in this result, by day number, by microsecond, by short text's bytes. */
+  /** Texts already made by this reader, by day number, by microsecond, by short text's bytes. */
   dates: Map<number, string>;
   instants: Map<number, string>;
   shortTexts: Map<number, string>;
@@ -131,7 +133,8 @@ function columnReader(vector: DuckDBVector, read: ValueReader): (row: number) =>
   if (internals.validity?.data !== null) return item;
   const { items, dataView } = internals;
   if (vector instanceof DuckDBDateVector && items instanceof Int32Array) {
-    return (row) => textOnce(read.dates, items[row]!, item, row);
+    // A miss is read as a value: read() keeps its text under the same key (as for instants).
+    return (row) => read.dates.get(items[row]!) ?? item(row);
   }
   if (vector instanceof DuckDBTimestampVector && items instanceof BigInt64Array) {
     const words = new Int32Array(items.buffer, items.byteOffset, items.length * 2);
@@ -139,7 +142,7 @@ function columnReader(vector: DuckDBVector, read: ValueReader): (row: number) =>
       const high = words[2 * row + 1]!;
       // Beyond 2^52 microseconds (the year 2112) a double may not hold the exact count.
       if (high >= 1 << 20 || high < -(1 << 20)) return item(row);
-      return textOnce(read.instants, high * 4_294_967_296 + (words[2 * row]! >>> 0), item, row);
+      return read.instants.get(high * 4_294_967_296 + (words[2 * row]! >>> 0)) ?? item(row);
     };
   }
   if (vector instanceof DuckDBVarCharVector && dataView instanceof DataView) {
@@ -152,23 +155,13 @@ function columnReader(vector: DuckDBVector, read: ValueReader): (row: number) =>
       let key = length;
       for (let index = 0; index < length; index++)
         key = key * 256 + dataView.getUint8(offset + 4 + index);
-      return textOnce(read.shortTexts, key, item, row);
+      let text = read.shortTexts.get(key);
+      if (text === undefined) {
+        text = item(row) as string;
+        read.shortTexts.set(key, text);
+      }
+      return text;
     };
   }
   return item;
-}
-
-/** The text of `row`, whose value `key` stands for: read with `item` the first time only. */
-function textOnce(
-  texts: Map<number, string>,
-  key: number,
-  item: (row: number) => SqlValue,
-  row: number,
-): string {
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = item(row) as string;
-    texts.set(key, text);
-  }
-  return text;
 }
