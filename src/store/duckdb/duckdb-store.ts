@@ -6,7 +6,6 @@ import {
   DuckDBTimestampValue,
   type DuckDBConnection,
   type DuckDBDataChunk,
-  type DuckDBMaterializedResult,
 } from '@duckdb/node-api';
 import { utcDateOf } from '../../dates.js';
 import { stringLiteral } from '../../resolve/sql-literal.js';
@@ -253,14 +252,9 @@ export class DuckDBStore implements Store {
     const connection = await this.reader();
     let finished = false;
     try {
-      // Materialised in one call: its chunks are then read without a trip to the engine each.
-      const prepared = await this.guarded(() => connection.prepare(sql));
-      let result: DuckDBMaterializedResult;
-      try {
-        result = await this.guarded(() => prepared.run());
-      } finally {
-        prepared.destroySync();
-      }
+      // Planned, run and materialised in one call to the engine (preparing first took a second
+      // one, about 0.1 ms of a one-date answer's 2): its chunks are then read without a trip each.
+      const result = await this.guarded(() => connection.run(sql));
       const read = valueReader();
       const batches: ColumnBatch[] = [];
       for (let index = 0; index < result.chunkCount; index++) {
