@@ -36,7 +36,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
         ? `${column} IN (${stringList(wanted)})`
         : 'FALSE';
   const legSymbolFilter =
-    wanted === undefined ? 'TRUE' : `o.symbol IN (${stringList([...wanted, base])})`;
+    wanted === undefined ? 'TRUE' : dialect.oneOf('o.symbol', stringList([...wanted, base]));
   const extreme = query.selection === 'earliest' ? 'min' : 'max';
   // Bounds are computed in SQL: the engine's date range is wider than years 1-9999.
   const windowStart = `CAST(${dateLiteral(query.start)} - ${integerLiteral(query.upToDaysBefore)} AS TIMESTAMP)`;
@@ -89,7 +89,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       ${dialect.rateAtExtremeOfDay(extreme, 'o.rate', 'o.observation_time')} AS rate,
       ${extreme}(o.observation_time) AS observation_time
     FROM observations AS o
-    WHERE o.source IN (${sourceKeys})
+    WHERE ${dialect.oneOf('o.source', sourceKeys)}
       AND o.observation_time >= ${windowStart}
       AND o.observation_time < ${dayAfterEnd}
       AND ${legSymbolFilter}
@@ -188,7 +188,7 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
         : `
     SELECT DISTINCT CAST(o.observation_time AS DATE)${query.startIsKey ? '' : ' AS day'}
     FROM observations AS o
-    WHERE o.source IN (${sourceKeys})
+    WHERE ${dialect.oneOf('o.source', sourceKeys)}
       AND o.observation_time >= CAST(${dateLiteral(query.start)}${query.startIsKey ? ' + 1' : ''} AS TIMESTAMP)
       AND o.observation_time < CAST(${dateLiteral(query.end)} + 1 AS TIMESTAMP)`
     }

@@ -19,6 +19,11 @@ export interface SqlDialect {
    * in groups that each lie within one UTC day; (source, symbol, time) is unique.
    */
   rateAtExtremeOfDay(extreme: 'min' | 'max', rate: string, time: string): string;
+  /**
+   * A filter on a scan of the observations: `column` equals one of `values` (SQL literals, at
+   * least one).
+   */
+  oneOf(column: string, values: string): string;
   /** A select-list expression that turns each row into one row per DATE from `from` to `to`. */
   daysFrom(from: string, to: string): string;
   /** The constant 1 as the type rates are stored in. */

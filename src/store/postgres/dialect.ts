@@ -18,6 +18,7 @@ export const postgresDialect: SqlDialect = {
   // carries the rate of that time, with no sort per group as array_agg(... ORDER BY) needs.
   rateAtExtremeOfDay: (extreme, rate, time) =>
     `(${extreme}(ARRAY[date_part('epoch', ${time} - date_trunc('day', ${time})), ${rate}]))[2]`,
+  oneOf: (column, values) => `${column} IN (${values})`,
   daysFrom: (from, to) =>
     `CAST(generate_series(CAST(${from} AS TIMESTAMP), CAST(${to} AS TIMESTAMP), INTERVAL '1 day') AS DATE)`,
   one: 'CAST(1 AS DOUBLE PRECISION)',
