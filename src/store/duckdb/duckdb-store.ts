@@ -252,8 +252,8 @@ export class DuckDBStore implements Store {
     const connection = await this.reader();
     let finished = false;
     try {
-      // Planned, run and materialised in one call to the engine (preparing first took a second
-      // one, about 0.1 ms of a one-date answer's 2): its chunks are then read without a trip each.
+      // Planned, run and materialised in one call to the engine (a prepared statement takes two,
+      // about 0.1 ms more of a one-date answer's 2): its chunks are then read without a trip each.
       const result = await this.guarded(() => connection.run(sql));
       const read = valueReader();
       const batches: ColumnBatch[] = [];
