@@ -115,7 +115,10 @@ export async function main(
 
 async function runImport(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = importConfig(args, env);
-  const store = await openServiceStore(config.db, { memoryLimit: config.memoryLimit });
+  const store = await openServiceStore(config.db, {
+    memoryLimit: config.memoryLimit,
+    threads: config.threads,
+  });
   let failures = 0;
   try {
     for (const file of config.files) {
@@ -169,7 +172,10 @@ async function runIngest(args: string[], env: Env, output: CommandOutput): Promi
   const config = ingestConfig(args, env);
   const sources =
     config.sources.length > 0 ? config.sources.map((key) => findSource(key)!) : SOURCES;
-  const store = await openServiceStore(config.db, { memoryLimit: config.memoryLimit });
+  const store = await openServiceStore(config.db, {
+    memoryLimit: config.memoryLimit,
+    threads: config.threads,
+  });
   const started = Date.now();
   // On a terminal one line, redrawn, says how the runs in progress are going; in a log each
   // source gets its one closing line only.
@@ -243,9 +249,15 @@ async function runIngest(args: string[], env: Env, output: CommandOutput): Promi
 
 async function runCopy(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = copyConfig(args, env);
-  const from = await openServiceStore(config.from, { memoryLimit: config.memoryLimit });
+  const from = await openServiceStore(config.from, {
+    memoryLimit: config.memoryLimit,
+    threads: config.threads,
+  });
   try {
-    const to = await openServiceStore(config.to, { memoryLimit: config.memoryLimit });
+    const to = await openServiceStore(config.to, {
+      memoryLimit: config.memoryLimit,
+      threads: config.threads,
+    });
     try {
       const started = Date.now();
       const report = await copyStore(from, to, (copied, stored) =>

@@ -28,6 +28,8 @@ export interface ServeConfig {
   host: string;
   ingest: boolean;
   memoryLimit: string;
+  /** DuckDB engine threads (FXRATES_THREADS). */
+  threads: number;
   query: QueryLimits;
   sandbox: SandboxSettings;
   /** PostgreSQL: a URL that logs in as the query role, when the service may not create it. */
@@ -47,6 +49,7 @@ export interface ServeConfig {
 export interface IngestConfig {
   db: string;
   memoryLimit: string;
+  threads?: number;
   /** Source keys to ingest, all registered sources when none were named. */
   sources: string[];
   from?: string;
@@ -57,6 +60,7 @@ export interface IngestConfig {
 export interface ImportConfig {
   db: string;
   memoryLimit: string;
+  threads?: number;
   files: string[];
 }
 
@@ -81,6 +85,7 @@ export function serveConfig(args: string[], env: Env, terminal = false): ServeCo
     host: nonEmpty(values.host ?? env.HOST, '127.0.0.1'),
     ingest: !values['no-ingest'],
     memoryLimit: memoryLimit(env),
+    threads: threads(env) ?? SERVE_THREADS,
     query: {
       timeoutMs: integerSetting(
         'FXRATES_QUERY_TIMEOUT_MS',
@@ -222,6 +227,7 @@ export function ingestConfig(
   return {
     db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB),
     memoryLimit: memoryLimit(env),
+    threads: threads(env),
     sources: [...new Set(sources)],
     from: values.from,
     to: values.to,
@@ -264,6 +270,7 @@ export function importConfig(args: string[], env: Env): ImportConfig {
     // An import streams through the engine, which spills what it does not hold: a small
     // memory limit keeps the process flat however large the file.
     memoryLimit: memoryLimit(env, IMPORT_MEMORY_LIMIT),
+    threads: threads(env),
     files: positionals,
   };
 }
@@ -328,6 +335,24 @@ function memoryLimit(env: Env, fallback = DEFAULT_MEMORY_LIMIT): string {
   return limit;
 }
 
+/**
+ * DuckDB threads of `fxrates serve`. A statement that answers a request is small: a one-date
+ * statement reads one row group, a range window one or two, so a second engine thread has no
+ * work to share and only hands the statement's steps between threads; one date took 2.3 ms with
+ * one thread and 2.6-3.2 ms with two (`npm run bench:compare`, ECB set). Requests still run at
+ * once, each statement on the thread that started it. Offline commands (ingest, import, copy)
+ * keep the engine's default, one fewer than the cores: a bulk write has work to share.
+ */
+export const SERVE_THREADS = 1;
+
+/** FXRATES_THREADS, when set: DuckDB engine threads. */
+function threads(env: Env): number | undefined {
+  const value = env.FXRATES_THREADS;
+  return value === undefined || value.trim() === ''
+    ? undefined
+    : integerSetting('FXRATES_THREADS', value, 1, 1, 1024);
+}
+
 function nonEmpty(value: string | undefined, fallback: string): string {
   return value === undefined || value.trim() === '' ? fallback : value;
 }
@@ -351,6 +376,7 @@ export interface CopyConfig {
   from: string;
   to: string;
   memoryLimit: string;
+  threads?: number;
 }
 
 /** `fxrates copy` settings: two store locations, a file path or a postgres:// URL each. */
@@ -364,5 +390,10 @@ export function copyConfig(args: string[], env: Env): CopyConfig {
   if (!values.from || !values.to)
     throw new UsageError('copy needs --from LOCATION and --to LOCATION');
   if (values.from === values.to) throw new UsageError('copy --from and --to are the same store');
-  return { from: values.from, to: values.to, memoryLimit: memoryLimit(env, IMPORT_MEMORY_LIMIT) };
+  return {
+    from: values.from,
+    to: values.to,
+    memoryLimit: memoryLimit(env, IMPORT_MEMORY_LIMIT),
+    threads: threads(env),
+  };
 }

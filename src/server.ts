@@ -16,6 +16,7 @@ export async function serve(config: ServeConfig): Promise<void> {
   const service: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
   const store = await openServiceStore(config.db, {
     memoryLimit: config.memoryLimit,
+    threads: config.threads,
     sandbox: config.sandbox,
     queryUrl: config.queryDb,
     leaseRetryMs: config.leaseRetryMs,

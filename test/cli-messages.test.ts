@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { main } from '../src/commands.js';
-import { LOG_LEVELS } from '../src/config.js';
+import { LOG_LEVELS, SERVE_THREADS, importConfig, serveConfig } from '../src/config.js';
 import { ProgressLine } from '../src/progress.js';
 import { openServiceStore } from '../src/service-store.js';
 import { SOURCES } from '../src/sources/registry.js';
@@ -128,6 +128,34 @@ describe('a CLI that explains itself', () => {
       format.stderr.split('\n')[0],
       "fxrates: LOG_FORMAT 'xml' is not one of json, pretty",
     );
+  });
+
+  test('FXRATES_THREADS sets the engine threads: one for serve unless set, a bad value exit 2', async () => {
+    assert.equal(serveConfig([], {}).threads, SERVE_THREADS);
+    assert.equal(SERVE_THREADS, 1);
+    assert.equal(serveConfig([], { FXRATES_THREADS: '3' }).threads, 3);
+    assert.equal(importConfig(['x.csv'], {}).threads, undefined, "import: the engine's default");
+    for (const [command, value] of [
+      ['serve', 'many'],
+      ['serve', '0'],
+      ['import', '-2'],
+    ] as const) {
+      const args = command === 'serve' ? ['serve', '--db', db] : ['import', '--db', db, 'x.csv'];
+      const result = await fxrates(args, { FXRATES_THREADS: value });
+      assert.equal(result.code, 2, `${command} ${value}`);
+      assert.equal(
+        result.stderr.split('\n')[0],
+        `fxrates: FXRATES_THREADS '${value}' is not a whole number from 1 to 1024`,
+      );
+    }
+    // The engine runs with what was asked.
+    const store = await openServiceStore(join(dir, 'threads.duckdb'), { threads: 3 });
+    try {
+      const [batch] = await store.readColumns("SELECT current_setting('threads') AS threads");
+      assert.equal(String(batch!.columns[0]![0]), '3');
+    } finally {
+      await store.close();
+    }
   });
 
   test('an unknown source lists the valid keys, exit 2', async () => {

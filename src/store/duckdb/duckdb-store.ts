@@ -107,9 +107,9 @@ export class DuckDBStore implements Store {
       allow_community_extensions: 'false',
       memory_limit: options.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
     };
-    // One core is left to the serving thread, which shapes the rows the engine returns: on two
-    // cores a one-date statement and a full history both answer faster with one engine thread.
-    // (Statements running at once each still get a thread: the one that runs them.)
+    // One core is left to the JavaScript thread, which shapes the rows the engine returns.
+    // `fxrates serve` asks for one thread (config.ts, SERVE_THREADS): its statements are too
+    // small to share. Statements running at once each still get a thread: the one that runs them.
     config.threads = String(options.threads ?? Math.max(1, availableParallelism() - 1));
     let instance: DuckDBInstance;
     try {
