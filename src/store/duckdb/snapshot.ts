@@ -87,9 +87,10 @@ export class SnapshotWriter {
     try {
       await connection.run(`ATTACH ${stringLiteral(partial)} AS snapshot`);
       try {
+        // Copied in the table's own order (time order): a copy streams, where a sort would
+        // hold every row at once (about 250 MB for 4 M observations) and compress worse.
         await connection.run(
-          `CREATE TABLE snapshot.observations AS
-             SELECT * FROM observations ORDER BY source, symbol, observation_time;
+          `CREATE TABLE snapshot.observations AS SELECT * FROM observations;
            CREATE TABLE snapshot.sources AS SELECT * FROM sources ORDER BY default_precedence;`,
         );
         await connection.run('CHECKPOINT snapshot');
