@@ -343,6 +343,8 @@ interface Measurement {
   mbPerSec: number;
   /** The server's peak RSS above the warmed process, MiB (NaN when not watched). */
   peakMiB: number;
+  /** The warmed server's RSS when the timed requests began, MiB (NaN when not watched). */
+  rssMiB: number;
 }
 
 /** A listening server: fxrates, the bare server, a peer. */
@@ -418,8 +420,8 @@ async function measure(target: Target, scenario: Scenario): Promise<Measurement>
   const agent = new http.Agent({ keepAlive: true, maxSockets: scenario.connections });
   try {
     await drive(agent, target.url, scenario.warmup, scenario.connections);
-    const stopWatching =
-      target.pid === undefined ? async () => NaN : await watchPeakMemory(target.pid);
+    const watch = target.pid === undefined ? undefined : await watchPeakMemory(target.pid);
+    const stopWatching = watch ? watch.stop : async () => NaN;
     const started = performance.now();
     const timed = await drive(agent, target.url, scenario.paths, scenario.connections).catch(
       async (error: unknown) => {
@@ -434,6 +436,7 @@ async function measure(target: Target, scenario: Scenario): Promise<Measurement>
       reqPerSec: scenario.paths.length / seconds,
       mbPerSec: timed.bytes / 1e6 / seconds,
       peakMiB: await stopWatching(),
+      rssMiB: watch ? watch.baselineKiB / 1024 : NaN,
     };
   } finally {
     agent.destroy();
@@ -453,11 +456,13 @@ async function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): Promise<number>
 let samplingSaid = false;
 
 /**
- * Starts watching the peak RSS of `pid`; the returned function stops and gives the peak above
- * the RSS at the start, in MiB. Exact: writing 5 to clear_refs resets VmHWM to the current RSS.
- * Where that is not allowed, VmRSS sampled every 5 ms.
+ * Starts watching the peak RSS of `pid` from its RSS now (`baselineKiB`); `stop` gives the peak
+ * above that, in MiB. Exact: writing 5 to clear_refs resets VmHWM to the current RSS. Where that
+ * is not allowed, VmRSS sampled every 5 ms.
  */
-async function watchPeakMemory(pid: number): Promise<() => Promise<number>> {
+async function watchPeakMemory(
+  pid: number,
+): Promise<{ baselineKiB: number; stop: () => Promise<number> }> {
   let exact = true;
   try {
     await writeFile(`/proc/${pid}/clear_refs`, '5');
@@ -467,7 +472,8 @@ async function watchPeakMemory(pid: number): Promise<() => Promise<number>> {
   const baseline = await statusKiB(pid, 'VmRSS');
   // RSS counters are a few pages inexact: a peak a hair below the baseline is none.
   const above = (peak: number): number => Math.max(0, peak - baseline) / 1024;
-  if (exact) return async () => above(await statusKiB(pid, 'VmHWM'));
+  if (exact)
+    return { baselineKiB: baseline, stop: async () => above(await statusKiB(pid, 'VmHWM')) };
   if (!samplingSaid) {
     console.log(`(peak memory sampled every 5 ms: /proc/${pid}/clear_refs is not writable)`);
     samplingSaid = true;
@@ -479,9 +485,12 @@ async function watchPeakMemory(pid: number): Promise<() => Promise<number>> {
       () => undefined,
     );
   }, 5);
-  return async () => {
-    clearInterval(timer);
-    return above(peak);
+  return {
+    baselineKiB: baseline,
+    stop: async () => {
+      clearInterval(timer);
+      return above(peak);
+    },
   };
 }
 
@@ -964,18 +973,18 @@ function printRun(run: EngineRun): void {
   console.log(
     `\nserver peak RSS above the warmed process (after the same request once; the largest of ${PEAK_REPEATS})`,
   );
-  const peak = (id: string): string => {
+  const peak = (id: string): string[] => {
     const m = run.figures.get(id);
-    return m ? formatMiB(m.peakMiB) : FAILED;
+    return m ? [formatMiB(m.peakMiB), formatMiB(m.rssMiB)] : [FAILED, FAILED];
   };
   printTable(
-    ['request', 'peak +MiB'],
+    ['request', 'peak +MiB', 'warmed RSS MiB'],
     [
       ...['mem:range', 'mem:compact', 'mem:month'].map((id) => [
         `${run.scenarios.get(id)!.label}, once`,
-        peak(id),
+        ...peak(id),
       ]),
-      ['full history, pretty json, 32 concurrent', peak('history@32')],
+      ['full history, pretty json, 32 concurrent', ...peak('history@32')],
     ],
   );
   console.log(
