@@ -1,6 +1,8 @@
 /**
  * fxrates measured against its performance targets in one run, each figure from a real
- * `fxrates serve` child process loaded by `fxrates import`, as an operator would run them:
+ * `fxrates serve` child process loaded by `fxrates import`, as an operator would run them: the
+ * built command (dist/cli.js, which `npm run bench:compare` builds first), not the sources
+ * through a TypeScript loader, which would add its own memory to every figure.
  *
  * - data sets: the ECB history file (217k observations) and generated sets of 1,000,000 and
  *   4,000,000 observations (4 sources, 40 a business day from 1900-01-01 onward);
@@ -17,7 +19,7 @@
  *   FXRATES_BENCH_PEER_URL (a Frankfurter v1 over the same ECB data) a side-by-side run;
  * - a summary of the targets: met or not.
  *
- *   node --import tsx bench/compare.bench.mts
+ *   npm run bench:compare   (npm run build, then node --import tsx bench/compare.bench.mts)
  *     FXRATES_BENCH_SETS=ecb,1m,4m          data sets (default all; ecb needs ../shared/fixtures)
  *     FXRATES_BENCH_ENGINES=duckdb,postgres engines (default both)
  *     FXRATES_BENCH_QUICK=1                 fewer requests per scenario: a short run
@@ -39,7 +41,7 @@ import { generateObservations } from '../scripts/generate-observations.js';
 import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-cluster.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
-const CLI = join(ROOT, 'src', 'cli.ts');
+const CLI = join(ROOT, 'dist', 'cli.js');
 const BARE_SERVER = join(ROOT, 'bench', 'bare-server.mjs');
 const ECB_FILE = resolve(ROOT, '..', 'shared', 'fixtures', 'history', 'eurofxref-hist.csv');
 const GENERATED_SOURCES = 'sources=ecb,imf,boe,cbr';
@@ -535,7 +537,7 @@ function startChild(args: string[], env: Record<string, string> = {}): Child {
 
 /** Runs `fxrates ARGS...` to its end; a failure throws with its output. */
 async function runCli(args: string[]): Promise<void> {
-  const child = startChild(['--import', 'tsx', CLI, ...args]);
+  const child = startChild([CLI, ...args]);
   const [code] = (await once(child.process, 'close')) as [number | null];
   if (code !== 0) throw new Error(`fxrates ${args[0]} exited with ${code}: ${child.output()}`);
 }
@@ -651,10 +653,10 @@ async function runEngine(set: DataSet, engine: Engine, dir: string): Promise<Eng
     await runCli(['import', '--db', db, set.path]);
     const loadMs = performance.now() - started;
     console.log(`\n${set.title} on ${engine}: loaded by fxrates import in ${formatMs(loadMs)} ms`);
-    const server = startChild(
-      ['--import', 'tsx', CLI, 'serve', '--no-ingest', '--port', '0', '--db', db],
-      { LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
-    );
+    const server = startChild([CLI, 'serve', '--no-ingest', '--port', '0', '--db', db], {
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+    });
     try {
       const fxrates = await listening(server, 'fxrates serve');
       const run = await measureAll(set, engine, { child: server, target: fxrates }, dir, loadMs);
@@ -1231,6 +1233,9 @@ function engines(): Engine[] {
 async function main(): Promise<boolean> {
   const dir = mkdtempSync(join(tmpdir(), 'fxrates-compare-'));
   try {
+    if (!existsSync(CLI)) {
+      throw new Error(`${CLI} not found: build it with npm run build (npm run bench:compare does)`);
+    }
     const chosenEngines = engines();
     const sets = dataSets(dir);
     console.log(
