@@ -7,6 +7,7 @@ import { ImportError, importFile, type ImportSummary } from './import/import-fil
 import { ProgressLine, megabytes, seconds, type ProgressStream } from './progress.js';
 import { serve } from './server.js';
 import { openServiceStore } from './service-store.js';
+import type { OpenOptions } from './store/open.js';
 import { VERSION } from './version.js';
 
 /** Each command's usage: printed by `fxrates COMMAND --help` and after a mistake in its arguments. */
@@ -113,12 +114,14 @@ export async function main(
   }
 }
 
+/** The engine settings an offline command (import, ingest, copy) opens its stores with. */
+function engineOptions(config: { memoryLimit: string; threads?: number }): OpenOptions {
+  return { memoryLimit: config.memoryLimit, threads: config.threads };
+}
+
 async function runImport(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = importConfig(args, env);
-  const store = await openServiceStore(config.db, {
-    memoryLimit: config.memoryLimit,
-    threads: config.threads,
-  });
+  const store = await openServiceStore(config.db, engineOptions(config));
   let failures = 0;
   try {
     for (const file of config.files) {
@@ -172,10 +175,7 @@ async function runIngest(args: string[], env: Env, output: CommandOutput): Promi
   const config = ingestConfig(args, env);
   const sources =
     config.sources.length > 0 ? config.sources.map((key) => findSource(key)!) : SOURCES;
-  const store = await openServiceStore(config.db, {
-    memoryLimit: config.memoryLimit,
-    threads: config.threads,
-  });
+  const store = await openServiceStore(config.db, engineOptions(config));
   const started = Date.now();
   // On a terminal one line, redrawn, says how the runs in progress are going; in a log each
   // source gets its one closing line only.
@@ -249,15 +249,9 @@ async function runIngest(args: string[], env: Env, output: CommandOutput): Promi
 
 async function runCopy(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = copyConfig(args, env);
-  const from = await openServiceStore(config.from, {
-    memoryLimit: config.memoryLimit,
-    threads: config.threads,
-  });
+  const from = await openServiceStore(config.from, engineOptions(config));
   try {
-    const to = await openServiceStore(config.to, {
-      memoryLimit: config.memoryLimit,
-      threads: config.threads,
-    });
+    const to = await openServiceStore(config.to, engineOptions(config));
     try {
       const started = Date.now();
       const report = await copyStore(from, to, (copied, stored) =>

@@ -249,9 +249,7 @@ function sourceList(name: string, value: string | undefined): string[] | undefin
 function httpPolicy(env: Env): Partial<HttpPolicy> {
   const policy: Partial<HttpPolicy> = {};
   const read = (name: string, min: number, max: number): number | undefined =>
-    env[name] === undefined || env[name]!.trim() === ''
-      ? undefined
-      : integerSetting(name, env[name], 0, min, max);
+    optionalInteger(name, env[name], min, max);
   const timeoutMs = read('FXRATES_HTTP_TIMEOUT_MS', 1, 3_600_000);
   const retries = read('FXRATES_HTTP_RETRIES', 0, 20);
   const politenessMs = read('FXRATES_POLITENESS_MS', 0, 600_000);
@@ -347,10 +345,7 @@ export const SERVE_THREADS = 1;
 
 /** FXRATES_THREADS, when set: DuckDB engine threads. */
 function threads(env: Env): number | undefined {
-  const value = env.FXRATES_THREADS;
-  return value === undefined || value.trim() === ''
-    ? undefined
-    : integerSetting('FXRATES_THREADS', value, 1, 1, 1024);
+  return optionalInteger('FXRATES_THREADS', env.FXRATES_THREADS, 1, 1024);
 }
 
 function nonEmpty(value: string | undefined, fallback: string): string {
@@ -364,7 +359,17 @@ function integerSetting(
   min: number,
   max: number,
 ): number {
-  if (value === undefined || value.trim() === '') return fallback;
+  return optionalInteger(name, value, min, max) ?? fallback;
+}
+
+/** A whole number from `min` to `max`, or undefined when unset or blank. */
+function optionalInteger(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
   const number = Number(value);
   if (!/^\d+$/.test(value.trim()) || number < min || number > max) {
     throw new UsageError(`${name} '${value}' is not a whole number from ${min} to ${max}`);
