@@ -156,16 +156,20 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
 function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = sourceKeyList(query);
+  // One source is the same on every row: the order and the test leave it out. PostgreSQL's
+  // sort compares every term of each row it passes, constant or not.
+  const source = prioritized(query) ? ['source'] : [];
+  const sameSeries = [...source, 'symbol'].map((column) => `lead(${column}) OVER w = ${column}`);
   return [
     // The next pair of the same source and symbol is the next row in this order (one sorted
     // window, which engines compute faster than a partition per source and symbol).
     `spans AS (
     SELECT source, symbol, day, symbol_rate, base_rate, observation_time,
       least(day + ${window}, ${dateLiteral(query.end)},
-        CASE WHEN lead(source) OVER w = source AND lead(symbol) OVER w = symbol
+        CASE WHEN ${sameSeries.join(' AND ')}
           THEN lead(day) OVER w - 1 ELSE day + ${window} END) AS last_day
     FROM pairs
-    WINDOW w AS (ORDER BY source, symbol, day)
+    WINDOW w AS (ORDER BY ${[...source, 'symbol', 'day'].join(', ')})
   )`,
     `covered AS (
     SELECT source, symbol, symbol_rate, base_rate, observation_time,
