@@ -85,15 +85,13 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
         ]
       : []),
     `legs AS (
-    SELECT o.source, o.symbol, CAST(o.observation_time AS DATE) AS day,
-      ${dialect.rateAtExtremeOfDay(extreme, 'o.rate', 'o.observation_time')} AS rate,
-      ${extreme}(o.observation_time) AS observation_time
-    FROM observations AS o
-    WHERE ${dialect.oneOf('o.source', sourceKeys)}
+    ${dialect.observationOfDay(
+      extreme,
+      `${dialect.oneOf('o.source', sourceKeys)}
       AND o.observation_time >= ${windowStart}
       AND o.observation_time < ${dayAfterEnd}
-      AND ${legSymbolFilter}
-    GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)
+      AND ${legSymbolFilter}`,
+    )}
   )`,
     `pairs AS (
     ${pairs.join('\n    UNION ALL\n    ')}

@@ -15,10 +15,11 @@ export interface SqlDialect {
   /** The value of `value` on the row with the smallest (`min`) or largest (`max`) `order`, per group. */
   valueAtExtreme(extreme: 'min' | 'max', value: string, order: string): string;
   /**
-   * valueAtExtreme for a stored rate (`rate`, a double) ordered by its observation time (`time`),
-   * in groups that each lie within one UTC day; (source, symbol, time) is unique.
+   * A SELECT of each source's first (`min`) or last (`max`) observation of each symbol per UTC
+   * day, among the rows of `observations AS o` that meet `where`: the columns source, symbol,
+   * day (a DATE), rate and observation_time. (source, symbol, observation_time) is unique.
    */
-  rateAtExtremeOfDay(extreme: 'min' | 'max', rate: string, time: string): string;
+  observationOfDay(extreme: 'min' | 'max', where: string): string;
   /**
    * A filter on a scan of the observations: `column` equals one of `values` (SQL literals, at
    * least one).
