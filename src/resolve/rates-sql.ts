@@ -85,7 +85,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
         ]
       : []),
     `legs AS (
-    ${dialect.observationOfDay(
+    ${dialect.extremeOfEachDay(
       extreme,
       `${dialect.oneOf('o.source', sourceKeys)}
       AND o.observation_time >= ${windowStart}
@@ -154,10 +154,10 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
 function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = sourceKeyList(query);
-  // One source is the same on every row: the order and the test leave it out. PostgreSQL's
-  // sort compares every term of each row it passes, constant or not.
-  const source = prioritized(query) ? ['source'] : [];
-  const sameSeries = [...source, 'symbol'].map((column) => `lead(${column}) OVER w = ${column}`);
+  // A series is one source's pairs of one symbol. One source is the same on every row: the order
+  // and the test leave it out (PostgreSQL's sort compares every term, constant or not).
+  const series = prioritized(query) ? ['source', 'symbol'] : ['symbol'];
+  const sameSeries = series.map((column) => `lead(${column}) OVER w = ${column}`);
   return [
     // The next pair of the same source and symbol is the next row in this order (one sorted
     // window, which engines compute faster than a partition per source and symbol).
@@ -167,7 +167,7 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
         CASE WHEN ${sameSeries.join(' AND ')}
           THEN lead(day) OVER w - 1 ELSE day + ${window} END) AS last_day
     FROM pairs
-    WINDOW w AS (ORDER BY ${[...source, 'symbol', 'day'].join(', ')})
+    WINDOW w AS (ORDER BY ${[...series, 'day'].join(', ')})
   )`,
     `covered AS (
     SELECT source, symbol, symbol_rate, base_rate, observation_time,

@@ -19,7 +19,7 @@ export interface SqlDialect {
    * day, among the rows of `observations AS o` that meet `where`: the columns source, symbol,
    * day (a DATE), rate and observation_time. (source, symbol, observation_time) is unique.
    */
-  observationOfDay(extreme: 'min' | 'max', where: string): string;
+  extremeOfEachDay(extreme: 'min' | 'max', where: string): string;
   /**
    * A filter on a scan of the observations: `column` equals one of `values` (SQL literals, at
    * least one).

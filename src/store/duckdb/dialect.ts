@@ -5,7 +5,15 @@ export const duckdbDialect: SqlDialect = {
   // and ISO weeks on Monday: exactly CONTRACT §4.
   periodStart: (unit, date) => `CAST(date_trunc('${unit}', ${date}) AS DATE)`,
   valueAtExtreme: (extreme, value, order) => argExtreme(extreme, value, order),
-  observationOfDay: (extreme, where) => extremeOfEachDay(extreme, where),
+  // One hash aggregate: arg_min and arg_max carry the rate of the group's first or last time.
+  extremeOfEachDay(extreme, where) {
+    return `SELECT o.source, o.symbol, CAST(o.observation_time AS DATE) AS day,
+      ${argExtreme(extreme, 'o.rate', 'o.observation_time')} AS rate,
+      ${extreme}(o.observation_time) AS observation_time
+    FROM observations AS o
+    WHERE ${where}
+    GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)`;
+  },
   // Not `column IN (values)`: DuckDB turns an IN of one value into an equality, which its scan
   // filters with differently. A one-date statement for one source took 2.2 ms so (most of the
   // difference in the scan's filtering) and takes 1.7 ms as list_contains; with more values, and
@@ -17,14 +25,4 @@ export const duckdbDialect: SqlDialect = {
 
 function argExtreme(extreme: 'min' | 'max', value: string, order: string): string {
   return extreme === 'min' ? `arg_min(${value}, ${order})` : `arg_max(${value}, ${order})`;
-}
-
-/** One hash aggregate: arg_min and arg_max carry the rate of the group's first or last time. */
-function extremeOfEachDay(extreme: 'min' | 'max', where: string): string {
-  return `SELECT o.source, o.symbol, CAST(o.observation_time AS DATE) AS day,
-      ${argExtreme(extreme, 'o.rate', 'o.observation_time')} AS rate,
-      ${extreme}(o.observation_time) AS observation_time
-    FROM observations AS o
-    WHERE ${where}
-    GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)`;
 }
