@@ -1,5 +1,12 @@
 import type { Env } from './env.js';
-import { UsageError, copyConfig, importConfig, ingestConfig, serveConfig } from './config.js';
+import {
+  UsageError,
+  copyConfig,
+  importConfig,
+  ingestConfig,
+  serveConfig,
+  type EngineSettings,
+} from './config.js';
 import { copyStore } from './copy-store.js';
 import { SOURCES, findSource } from './sources/registry.js';
 import { ingestSource } from './ingest/ingest-source.js';
@@ -115,7 +122,7 @@ export async function main(
 }
 
 /** The engine settings an offline command (import, ingest, copy) opens its stores with. */
-function engineOptions(config: { memoryLimit: string; threads?: number }): OpenOptions {
+function engineOptions(config: EngineSettings): OpenOptions {
   return { memoryLimit: config.memoryLimit, threads: config.threads };
 }
 

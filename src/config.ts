@@ -46,10 +46,15 @@ export interface ServeConfig {
   logFormat: LogFormat;
 }
 
-export interface IngestConfig {
-  db: string;
+/** The engine settings of an offline command (ingest, import, copy). */
+export interface EngineSettings {
   memoryLimit: string;
+  /** DuckDB engine threads (FXRATES_THREADS); the engine's default when unset. */
   threads?: number;
+}
+
+export interface IngestConfig extends EngineSettings {
+  db: string;
   /** Source keys to ingest, all registered sources when none were named. */
   sources: string[];
   from?: string;
@@ -57,10 +62,8 @@ export interface IngestConfig {
   http: Partial<HttpPolicy>;
 }
 
-export interface ImportConfig {
+export interface ImportConfig extends EngineSettings {
   db: string;
-  memoryLimit: string;
-  threads?: number;
   files: string[];
 }
 
@@ -377,11 +380,9 @@ function optionalInteger(
   return number;
 }
 
-export interface CopyConfig {
+export interface CopyConfig extends EngineSettings {
   from: string;
   to: string;
-  memoryLimit: string;
-  threads?: number;
 }
 
 /** `fxrates copy` settings: two store locations, a file path or a postgres:// URL each. */
