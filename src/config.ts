@@ -22,13 +22,19 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** How `fxrates serve` writes its log: readable lines, or one JSON object a line. */
 export type LogFormat = 'pretty' | 'json';
 
-export interface ServeConfig {
+/** The engine settings every command opens its stores with. */
+export interface EngineSettings {
+  memoryLimit: string;
+  /** DuckDB engine threads (FXRATES_THREADS); the engine's default when unset. */
+  threads?: number;
+}
+
+export interface ServeConfig extends EngineSettings {
   db: string;
   port: number;
   host: string;
   ingest: boolean;
-  memoryLimit: string;
-  /** DuckDB engine threads (FXRATES_THREADS). */
+  /** DuckDB engine threads: FXRATES_THREADS, else SERVE_THREADS. */
   threads: number;
   query: QueryLimits;
   sandbox: SandboxSettings;
@@ -44,13 +50,6 @@ export interface ServeConfig {
   http: Partial<HttpPolicy>;
   logLevel: LogLevel;
   logFormat: LogFormat;
-}
-
-/** The engine settings of an offline command (ingest, import, copy). */
-export interface EngineSettings {
-  memoryLimit: string;
-  /** DuckDB engine threads (FXRATES_THREADS); the engine's default when unset. */
-  threads?: number;
 }
 
 export interface IngestConfig extends EngineSettings {
