@@ -2,10 +2,10 @@ import type { Env } from './env.js';
 import {
   UsageError,
   copyConfig,
+  engineOptions,
   importConfig,
   ingestConfig,
   serveConfig,
-  type EngineSettings,
 } from './config.js';
 import { copyStore } from './copy-store.js';
 import { SOURCES, findSource } from './sources/registry.js';
@@ -14,7 +14,6 @@ import { ImportError, importFile, type ImportSummary } from './import/import-fil
 import { ProgressLine, megabytes, seconds, type ProgressStream } from './progress.js';
 import { serve } from './server.js';
 import { openServiceStore } from './service-store.js';
-import type { OpenOptions } from './store/open.js';
 import { VERSION } from './version.js';
 
 /** Each command's usage: printed by `fxrates COMMAND --help` and after a mistake in its arguments. */
@@ -119,11 +118,6 @@ export async function main(
     output.stderr.write(`fxrates: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-}
-
-/** The engine settings an offline command (import, ingest, copy) opens its stores with. */
-function engineOptions(config: EngineSettings): OpenOptions {
-  return { memoryLimit: config.memoryLimit, threads: config.threads };
 }
 
 async function runImport(args: string[], env: Env, output: CommandOutput): Promise<number> {

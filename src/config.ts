@@ -10,6 +10,7 @@ import {
   DEFAULT_MEMORY_LIMIT,
   DEFAULT_SANDBOX_SETTINGS,
   type SandboxSettings,
+  type StoreOptions,
 } from './store/store.js';
 import { DEFAULT_CONNECTION_LIMITS } from './http/server-guards.js';
 
@@ -27,6 +28,11 @@ export interface EngineSettings {
   memoryLimit: string;
   /** DuckDB engine threads (FXRATES_THREADS); the engine's default when unset. */
   threads?: number;
+}
+
+/** The store options of a command's engine settings, and no other of its settings. */
+export function engineOptions(settings: EngineSettings): StoreOptions {
+  return { memoryLimit: settings.memoryLimit, threads: settings.threads };
 }
 
 export interface ServeConfig extends EngineSettings {

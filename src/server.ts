@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import type { ServeConfig } from './config.js';
+import { engineOptions, type ServeConfig } from './config.js';
 import { IngestScheduler } from './ingest/scheduler.js';
 import { serveLoggerOptions } from './logging.js';
 import { SOURCES } from './sources/registry.js';
@@ -15,8 +15,7 @@ export async function serve(config: ServeConfig): Promise<void> {
   // The store is opened before the app exists, but reports through the app's logger.
   const service: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
   const store = await openServiceStore(config.db, {
-    memoryLimit: config.memoryLimit,
-    threads: config.threads,
+    ...engineOptions(config),
     sandbox: config.sandbox,
     queryUrl: config.queryDb,
     leaseRetryMs: config.leaseRetryMs,
