@@ -80,6 +80,13 @@ forEachEngine((engine) => {
         (b) => assert.equal(b.rates.EUR.source, 'ecb'),
       ],
       [
+        // '+' in a query string is a space: ' 5' is not [0-9]+.
+        'number written with a space',
+        '?decimals=+5&sources=ecb',
+        "decimals ' 5' is not a positive integer: 16 is used",
+        (b) => assert.equal(b.rates.JPY.rate, Number('150.2347417840375771')), // 16 decimals, not 5
+      ],
+      [
         'too large a window',
         '?up_to_days_before=99999&sources=ecb',
         "up_to_days_before '99999' is above its maximum: 36525 is used",
@@ -134,6 +141,24 @@ forEachEngine((engine) => {
         check(body);
       });
     }
+
+    test('decimals above 100 are reduced to 100 and reported', async () => {
+      for (const decimals of ['101', '99999999999999999999']) {
+        const response = await service.app.inject(
+          `/v1/exchangerate/2024-03-19?sources=ecb&symbols=JPY&decimals=${decimals}&pretty_print=false`,
+        );
+        assert.equal(
+          response.headers['x-error'],
+          `decimals '${decimals}' is above its maximum: 100 is used`,
+        );
+        // 163.2 / 1.0863 = 1632000 / 10863, which never ends: 100 digits, the last rounded.
+        const scaled = (1_632_000n * 10n ** 101n) / 10_863n;
+        const rounded = (scaled + 5n) / 10n;
+        const digits = rounded.toString();
+        const expected = `${digits.slice(0, -100)}.${digits.slice(-100)}`.replace(/0+$/, '');
+        assert.match(response.body, new RegExp(`"rate":${expected.replace('.', '\\.')},`));
+      }
+    });
 
     test('problems are joined by "; " and the header stays ASCII', async () => {
       const { headers } = await getJson(
@@ -190,7 +215,7 @@ forEachEngine((engine) => {
 
     test('huge numbers and the ends of the calendar answer normally', async () => {
       for (const url of [
-        '/v1/exchangerate/2024-03-19?sources=ecb&max_sources_per_symbol=99999999999999999999999&decimals=99999999999999999999',
+        '/v1/exchangerate/2024-03-19?sources=ecb&max_sources_per_symbol=99999999999999999999999',
         '/v1/exchangerate/9999-12-31',
         '/v1/exchangerate/0001-01-01?up_to_days_before=36525',
         '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=millennium',

@@ -21,7 +21,7 @@ export const DEFAULT_DECIMALS = 16;
 export const DEFAULT_UP_TO_DAYS_BEFORE = 4;
 /** Rates are for one unit of the base unless `amount` says otherwise. */
 export const DEFAULT_AMOUNT: Decimal = { coefficient: 1n, scale: 0 };
-/** Larger values of decimals mean this many. */
+/** Larger values of decimals are reduced to this, and reported. */
 export const MAX_DECIMALS = 100;
 /** 100 years: CONTRACT §8 reduces larger values to this. */
 export const MAX_UP_TO_DAYS_BEFORE = 36_525;
@@ -101,10 +101,9 @@ export function parseRateParams(
       endpoint === 'latest' ? 'latest' : 'earliest',
     ),
     // Rates are exact quotients of published figures with a handful of digits each: 100
-    // decimals is far beyond what any of them means, and bounds the work per rate.
-    decimals: readPositiveInteger(params, 'decimals', DEFAULT_DECIMALS, {
-      saturation: MAX_DECIMALS,
-    }),
+    // decimals is far beyond what any of them means, and bounds the work per rate. A quotient
+    // such as 1/3 has more digits, so a larger value is reduced and reported.
+    decimals: readPositiveInteger(params, 'decimals', DEFAULT_DECIMALS, { max: MAX_DECIMALS }),
     amount: readPositiveDecimal(params, 'amount', DEFAULT_AMOUNT),
     prettyPrint: readBoolean(params, 'pretty_print', true),
     showQuery: readBoolean(params, 'show_query', false),

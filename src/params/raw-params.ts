@@ -38,15 +38,27 @@ export class RawParams {
     }
   }
 
-  /** The value given, or undefined when absent or empty (an empty value is reported). */
+  /**
+   * The value given without surrounding spaces, or undefined when absent or empty (an empty
+   * value is reported).
+   */
   get(name: string): string | undefined {
+    return this.getAsWritten(name)?.trim();
+  }
+
+  /**
+   * The value exactly as given, spaces included, or undefined when absent or empty (an empty
+   * value is reported). Numbers are read from this: ' 5' (or '+5' in a query string, where '+'
+   * is a space) is not `[0-9]+` (CONTRACT §8).
+   */
+  getAsWritten(name: string): string | undefined {
     const value = this.values.get(name);
     if (value === undefined) return undefined;
     if (value.trim() === '') {
       this.problems.push(`parameter '${name}' is empty: the default is used`);
       return undefined;
     }
-    return value.trim();
+    return value;
   }
 
   /** Reports that `name` had an unusable value and its default stands. */
@@ -87,8 +99,7 @@ export function readBoolean(params: RawParams, name: string, fallback: boolean):
 
 /**
  * A positive integer. Above `max` it is reduced to `max` and reported; above `saturation` it is
- * reduced silently, because every larger value means the same (more decimals than a double has,
- * more sources than exist).
+ * reduced silently, because every larger value means the same (more sources than exist).
  */
 export function readPositiveInteger(
   params: RawParams,
@@ -99,7 +110,7 @@ export function readPositiveInteger(
     saturation = 1_000_000,
   }: { max?: number; saturation?: number } = {},
 ): number {
-  const value = params.get(name);
+  const value = params.getAsWritten(name);
   if (value === undefined) return fallback;
   if (!/^[0-9]+$/.test(value) || /^0+$/.test(value)) {
     params.rejected(name, value, 'a positive integer', fallback);
@@ -121,7 +132,7 @@ export const MAX_DECIMAL_DIGITS = 30;
  * than MAX_DECIMAL_DIGITS digits is reported and `fallback` stands.
  */
 export function readPositiveDecimal(params: RawParams, name: string, fallback: Decimal): Decimal {
-  const value = params.get(name);
+  const value = params.getAsWritten(name);
   if (value === undefined) return fallback;
   const digits = value.replace('.', '');
   const parsed = /^(\d+\.?\d*|\.\d+)$/.test(value) ? parseDecimal(value) : undefined;

@@ -32,7 +32,7 @@ const commonRateQuery: TProperties = {
       enum: ['latest', 'earliest'],
     },
   ),
-  decimals: text('Most digits after the decimal point in a rate.', { default: '16' }),
+  decimals: text('Most digits after the decimal point in a rate (1-100).', { default: '16' }),
   amount: text(
     'Amount of the base currency to convert: every rate is multiplied by it before rounding to decimals. A positive decimal number of at most 30 digits.',
     { default: '1' },
