@@ -27,6 +27,7 @@ import { MAX_SQL_LENGTH } from './store/sql-guard.js';
 import {
   ALLOWED_METHODS,
   CONTENT_TYPES,
+  CORS_HEADERS,
   DEFAULT_CONNECTION_LIMITS,
   answerClientError,
   createGuardedServer,
@@ -122,7 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reply
         .code(error.statusCode ?? 400)
         .header('cache-control', 'no-store')
-        .header('access-control-allow-origin', '*')
+        .headers(CORS_HEADERS)
         .type(CONTENT_TYPES[format])
         .send(errorText(format, error.message));
     },
@@ -149,9 +150,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onRequest', async (_request, reply) => {
-    reply
-      .header('access-control-allow-origin', '*')
-      .header('access-control-expose-headers', 'X-Error, X-Query, ETag');
+    reply.headers(CORS_HEADERS);
   });
 
   app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {

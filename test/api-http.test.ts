@@ -119,6 +119,7 @@ forEachEngine((engine) => {
           const response = await service.app.inject({ method, url });
           assert.equal(response.statusCode, 405, `${method} ${url}`);
           assert.equal(response.headers.allow, 'GET, HEAD, OPTIONS');
+          assert.equal(response.headers['access-control-expose-headers'], 'X-Error, X-Query, ETag');
         }
       }
     });

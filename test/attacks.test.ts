@@ -285,6 +285,12 @@ describe('attacks on a running service', () => {
       );
       assert.match(answer, /^HTTP\/1\.1 405 /, method);
       assert.match(answer, /\r\nallow: GET, HEAD, OPTIONS\r\n/i, method);
+      assert.match(answer, /\r\naccess-control-allow-origin: \*\r\n/i, method);
+      assert.match(
+        answer,
+        /\r\naccess-control-expose-headers: X-Error, X-Query, ETag\r\n/i,
+        method,
+      );
       assert.match(answer, /<status>error<\/status>/, method);
     }
   });
@@ -295,6 +301,7 @@ describe('attacks on a running service', () => {
       'FOO /v1/exchangerate/latest?format=xml HTTP/1.1\r\nHost: x\r\n\r\n',
     );
     assert.match(badMethod, /^HTTP\/1\.1 400 /);
+    assert.match(badMethod, /\r\naccess-control-expose-headers: X-Error, X-Query, ETag\r\n/i);
     assert.match(
       badMethod,
       /<status>error<\/status>\n  <error>the request method is not valid HTTP/,

@@ -26,6 +26,11 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 };
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** On every answer, errors included: any origin may read it and the headers a client reads. */
+export const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'X-Error, X-Query, ETag',
+} as const;
 const ALLOWED = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export const CONTENT_TYPES = {
@@ -84,7 +89,7 @@ export function createGuardedServer(
         'content-type': CONTENT_TYPES[format],
         'content-length': Buffer.byteLength(body),
         'cache-control': 'no-store',
-        'access-control-allow-origin': '*',
+        ...CORS_HEADERS,
         connection: 'close',
       });
       response.end(body);
@@ -172,7 +177,11 @@ export function answerClientError(
     `HTTP/1.1 ${status} ${REASONS[status]}\r\n` +
       `content-type: ${CONTENT_TYPES[format]}\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
-      'cache-control: no-store\r\naccess-control-allow-origin: *\r\nconnection: close\r\n\r\n' +
+      'cache-control: no-store\r\n' +
+      Object.entries(CORS_HEADERS)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
+      'connection: close\r\n\r\n' +
       body,
   );
 }
