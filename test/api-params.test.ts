@@ -219,6 +219,8 @@ forEachEngine((engine) => {
         '/v1/exchangerate/9999-12-31',
         '/v1/exchangerate/0001-01-01?up_to_days_before=36525',
         '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=millennium',
+        '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY&aggregation=week',
+        '/v1/exchangerate/0001-01-01/9999-12-31?sources=ecb&symbols=JPY',
       ]) {
         const { status, headers, body } = await getJson(service.app, url);
         assert.equal(status, 200, url);

@@ -53,6 +53,19 @@ describe('cutting a range into windows', () => {
     assert.equal(periodStartOf('millennium', '1999-12-31'), '1000-01-01');
   });
 
+  test('a range from the first day of the calendar ends, in every aggregation', () => {
+    for (const aggregation of ['day', 'week', 'month', 'quarter', 'year', 'decade'] as const) {
+      const query = { ...QUERY, start: '0001-01-01', end: '9999-12-31', aggregation };
+      // 60,000 days a window (one symbol): the last one would begin 160 years before year 1.
+      const windows = rangeWindows(query, 1, 60_000);
+      assert.equal(windows.at(-1)!.start, '0001-01-01', aggregation);
+      for (const window of windows) assert.match(window.start, /^\d{4}-\d{2}-\d{2}$/, aggregation);
+      for (let index = 1; index < windows.length; index++)
+        assert.equal(addDays(windows[index]!.end, 1), windows[index - 1]!.start, aggregation);
+      assert.ok(windows.length <= Math.ceil(3_652_059 / 60_000) + 1, aggregation);
+    }
+  });
+
   test('one day is one window', () => {
     assert.deepEqual(rangeWindows({ ...QUERY, end: QUERY.start }, 40), [
       { ...QUERY, end: QUERY.start },

@@ -27,7 +27,9 @@ export function rangeWindows(
   const windows: RateQuery[] = [];
   let end = query.end;
   for (;;) {
-    let start = addDays(end, 1 - days);
+    // The last window is found by counting days, before any date earlier than the range's first
+    // is formed: near 0001-01-01 that date would be before the calendar's first year.
+    let start = daysBetween(query.start, end) < days ? query.start : addDays(end, 1 - days);
     if (query.aggregation !== 'day') start = periodStartOf(query.aggregation, start);
     if (start <= query.start) {
       windows.push({ ...query, end });
