@@ -194,5 +194,14 @@ describe('fxrates import', () => {
       () => parseImport('Date,USD,\n2024-01-15,-3,\n'),
       /line 2: USD '-3' is not a positive finite number/,
     );
+    // A file that ends in the middle of a line: JPY 159.6 is not the published 159.67.
+    assert.throws(
+      () => parseImport('Date,USD,JPY,\n2024-01-12,1.0942,158.9,\n2024-01-15,1.0945,159.6'),
+      /line 3: 3 fields, but the header names 4/,
+    );
+    assert.throws(
+      () => parseImport('Date,USD,JPY,\n2024-01-12,1.0942,\n2024-01-15,1.0945,159.67,\n'),
+      /line 2: 3 fields, but the header names 4/,
+    );
   });
 });

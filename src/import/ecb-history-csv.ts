@@ -31,7 +31,9 @@ export function ecbHistoryRowReader(
     if (!isCalendarDate(date)) {
       throw new CsvSyntaxError(line, `'${clip(date)}' is not a YYYY-MM-DD date`);
     }
-    if (fields.length > symbols.length) {
+    // Every row has the header's fields: a row with fewer is cut short (a file that ends in the
+    // middle of a line), not a day without those rates, which the ECB writes as N/A.
+    if (fields.length !== symbols.length) {
       throw new CsvSyntaxError(
         line,
         `${fields.length} fields, but the header names ${symbols.length}`,
