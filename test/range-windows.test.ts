@@ -66,6 +66,17 @@ describe('cutting a range into windows', () => {
     }
   });
 
+  test('dates outside those held join the newest and the oldest window', () => {
+    const query = { ...QUERY, start: '1900-01-01', end: '2199-12-31' };
+    const windows = rangeWindows(query, 10, 300, { first: '2020-01-01', last: '2020-12-31' });
+    assert.equal(windows[0]!.end, '2199-12-31');
+    assert.equal(windows.at(-1)!.start, '1900-01-01');
+    for (let index = 1; index < windows.length; index++)
+      assert.equal(addDays(windows[index]!.end, 1), windows[index - 1]!.start);
+    assert.equal(windows.length, Math.ceil(366 / 30));
+    assert.deepEqual(rangeWindows(query, 10, 300, null), [query]);
+  });
+
   test('one day is one window', () => {
     assert.deepEqual(rangeWindows({ ...QUERY, end: QUERY.start }, 40), [
       { ...QUERY, end: QUERY.start },
@@ -123,6 +134,19 @@ forEachEngine((engine) => {
         assert.equal(cut.body, one.body);
       });
     }
+
+    test('a range far wider than the data held: the same answer, in as many windows as the data needs', async () => {
+      const url = '/v1/exchangerate/1900-01-01/2199-12-31?sources=ecb,boe&aggregation=week';
+      const [one, cut] = await Promise.all([whole.app.inject(url), windowed.app.inject(url)]);
+      assert.equal(cut.statusCode, 200);
+      assert.ok(cut.body.length > 1000);
+      assert.equal(cut.body, one.body);
+      const { query } = JSON.parse((await windowed.app.inject(`${url}&show_query=true`)).body);
+      // Two years held at 50 rows a window: a week or two a window, some fifty windows. Cut
+      // over the 300 years asked for, they would be more than ten thousand.
+      const count = Number(/^\/\* run as (\d+) statements/.exec(query)?.[1]);
+      assert.ok(count > 20 && count < 200, `${count} windows`);
+    });
 
     test('show_query shows the statement the windows are cut from, and says so', async () => {
       const { query } = JSON.parse(

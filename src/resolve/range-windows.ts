@@ -12,6 +12,10 @@ export const ROWS_PER_WINDOW = 60_000;
  * A range cut into windows, newest first, each the same query over fewer dates: their answers
  * one after the other are the answer of the whole range. `rowsPerDay` is how many rows a day
  * of the answer has at most (symbols times sources per symbol), which sizes the windows.
+ * `held`, the first and last dates the requested sources hold, sizes them too: dates outside
+ * it have no rows (no source observed on them), so they join the newest and the oldest window
+ * instead of being windows of their own; a range from year 1 to 9999 is as many windows as the
+ * dates held. `held` null: the sources hold nothing, and the range is one window without rows.
  *
  * A later window's first day is a key only when a source observed on it (`startIsKey` false),
  * as in the whole range. With an aggregation, windows begin on a period's first day, so that
@@ -21,22 +25,27 @@ export function rangeWindows(
   query: RateQuery,
   rowsPerDay: number,
   rowsPerWindow = ROWS_PER_WINDOW,
+  held?: { first: string; last: string } | null,
 ): RateQuery[] {
+  if (held === null) return [query];
   const days = Math.max(1, Math.floor(rowsPerWindow / Math.max(1, rowsPerDay)));
-  if (days > daysBetween(query.start, query.end)) return [query];
+  const first = held && held.first > query.start ? held.first : query.start;
+  const last = held && held.last < query.end ? held.last : query.end;
+  if (first > last || days > daysBetween(first, last)) return [query];
   const windows: RateQuery[] = [];
   let end = query.end;
+  let newest = last;
   for (;;) {
     // The last window is found by counting days, before any date earlier than the range's first
     // is formed: near 0001-01-01 that date would be before the calendar's first year.
-    let start = daysBetween(query.start, end) < days ? query.start : addDays(end, 1 - days);
+    let start = daysBetween(first, newest) < days ? query.start : addDays(newest, 1 - days);
     if (query.aggregation !== 'day') start = periodStartOf(query.aggregation, start);
     if (start <= query.start) {
       windows.push({ ...query, end });
       return windows;
     }
     windows.push({ ...query, start, end, startIsKey: false });
-    end = addDays(start, -1);
+    end = newest = addDays(start, -1);
   }
 }
 

@@ -77,7 +77,7 @@ export function planRateRequest(
   else {
     const [startText, endText] = path.endpoint === 'all' ? ['*', '*'] : [path.start, path.end];
     end = endText === '*' ? today : endText;
-    start = startText === '*' ? (earliestDate(catalog, params.sources) ?? end) : startText;
+    start = startText === '*' ? (heldSpan(catalog, params.sources)?.first ?? end) : startText;
     if (start > end) [start, end] = [end, start];
   }
 
@@ -96,9 +96,12 @@ export function planRateRequest(
   // What runs is worked out on first use: an answer from the cache needs none of it.
   let windows: RateQuery[] | undefined;
   const windowsOf = (): RateQuery[] =>
-    (windows ??= rangeWindows(query, rowsPerDay(catalog, params), rowsPerWindow).map((window) =>
-      contributing(window, catalog),
-    ));
+    (windows ??= rangeWindows(
+      query,
+      rowsPerDay(catalog, params),
+      rowsPerWindow,
+      heldSpan(catalog, params.sources),
+    ).map((window) => contributing(window, catalog)));
   let statements: string[] | undefined;
   const statementsOf = (): string[] =>
     (statements ??= windowsOf().map((window) => buildRatesSql(window, dialect)));
@@ -210,13 +213,20 @@ export function isKnownSymbol(catalog: Catalog, symbol: string): boolean {
   return false;
 }
 
-function earliestDate(catalog: Catalog, sources: readonly string[]): string | undefined {
-  let earliest: string | undefined;
+/** The first and last dates any of `sources` holds, or null when they hold nothing. */
+function heldSpan(
+  catalog: Catalog,
+  sources: readonly string[],
+): { first: string; last: string } | null {
+  let first: string | undefined;
+  let last: string | undefined;
   for (const key of sources) {
-    const first = catalog.get(key)?.firstDate;
-    if (first && (earliest === undefined || first < earliest)) earliest = first;
+    const held = catalog.get(key);
+    if (!held?.firstDate || !held.lastDate) continue;
+    if (first === undefined || held.firstDate < first) first = held.firstDate;
+    if (last === undefined || held.lastDate > last) last = held.lastDate;
   }
-  return earliest;
+  return first !== undefined && last !== undefined ? { first, last } : null;
 }
 
 /** Answers about days more than 2 days before today no longer change (SPEC.md rule 4). */
