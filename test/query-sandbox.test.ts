@@ -97,6 +97,20 @@ forEachEngine((engine) => {
       ['a write through query()', "SELECT * FROM query('DELETE FROM observations')"],
       ['invalid SQL', 'SELEKT 1'],
       ['an unknown table', 'SELECT * FROM secrets'],
+      // Only the default schema `main` is taken as unqualified; a catalog never is.
+      [
+        'an allowed function in the system catalog',
+        'SELECT system.main.upper(symbol) FROM observations',
+      ],
+      [
+        'an allowed function in another catalog',
+        'SELECT other.main.upper(symbol) FROM observations',
+      ],
+      ['a table function in the system catalog', 'SELECT * FROM system.main.range(3)'],
+      [
+        'a function off the allow list in schema main',
+        "SELECT main.current_setting('memory_limit')",
+      ],
     ];
     for (const [name, sql] of refused) {
       test(`refused with 400, nothing changed: ${name}`, async () => {
@@ -106,6 +120,65 @@ forEachEngine((engine) => {
         assert.equal(body.status, 'error');
         assert.ok(body.error.length > 0);
         assert.deepEqual(await snapshot(), before);
+      });
+    }
+
+    // DuckDB's parser turns these standard spellings into calls qualified with schema `main`.
+    const standardSpellings: [string, unknown][] = [
+      ['extract(year FROM observation_time)', 2024],
+      ['substring(symbol FROM 1 FOR 2)', 'US'],
+      ["position('S' IN symbol)", 2],
+      ["trim(both 'U' FROM symbol)", 'SD'],
+      ["observation_time AT TIME ZONE 'UTC'", '2024-03-19T15:00:00.000Z'],
+    ];
+    for (const [expression, expected] of standardSpellings) {
+      test(`the standard spelling ${expression} is answered`, async () => {
+        const { status, body } = await getJson(
+          service.app,
+          query(`SELECT ${expression} AS v FROM observations WHERE symbol = 'USD'`),
+        );
+        assert.equal(status, 200, JSON.stringify(body));
+        assert.deepEqual(body.rows, [{ v: expected }]);
+      });
+    }
+
+    // The allow list checks DuckDB's parse trees; PostgreSQL's read-only role has no such list.
+    if (engine === 'duckdb') {
+      test('DuckDB: schema main is taken as unqualified, so list and struct literals work too', async () => {
+        const { status, body } = await getJson(
+          service.app,
+          query(
+            "SELECT main.upper(symbol) AS u, [1, 2][2] AS l, {'a': 1}.a AS s FROM observations WHERE symbol = 'USD'",
+          ),
+        );
+        assert.equal(status, 200, JSON.stringify(body));
+        assert.deepEqual(body.rows, [{ u: 'USD', l: 2, s: 1 }]);
+      });
+
+      test('DuckDB: an allowed function under another schema or a catalog is refused by name', async () => {
+        const refusals: [string, string][] = [
+          [
+            'SELECT pg_catalog.upper(symbol) FROM observations',
+            'function pg_catalog.upper is not allowed',
+          ],
+          [
+            'SELECT system.main.upper(symbol) FROM observations',
+            'function system.main.upper is not allowed',
+          ],
+          [
+            'SELECT main.main.upper(symbol) FROM observations',
+            'function main.main.upper is not allowed',
+          ],
+          [
+            'SELECT temp.main.upper(symbol) FROM observations',
+            'function temp.main.upper is not allowed',
+          ],
+        ];
+        for (const [sql, error] of refusals) {
+          const { status, body } = await getJson(service.app, query(sql));
+          assert.equal(status, 400, sql);
+          assert.equal(body.error, error);
+        }
       });
     }
 

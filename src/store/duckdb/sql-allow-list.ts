@@ -194,7 +194,7 @@ function checkExpression(node: Node, problems: Set<string>): void {
   }
   if (kind === 'FUNCTION' || kind === 'WINDOW') {
     const name = String(node.function_name ?? '').toLowerCase();
-    if (node.schema || node.catalog) {
+    if (!resolvesAsUnqualified(node)) {
       problems.add(`function ${qualified(node, name)} is not allowed`);
     } else if (!SCALAR_FUNCTIONS.has(name) && !AGGREGATE_FUNCTIONS.has(name)) {
       problems.add(`function ${name}() is not allowed`);
@@ -227,12 +227,25 @@ function checkTableRef(node: Node, cteNames: ReadonlySet<string>, problems: Set<
   if (type === 'TABLE_FUNCTION') {
     const call = node.function as Node | null;
     const name = String(call?.function_name ?? '').toLowerCase();
-    if (!TABLE_FUNCTIONS.has(name) || call?.schema || call?.catalog) {
+    if (!TABLE_FUNCTIONS.has(name) || !call || !resolvesAsUnqualified(call)) {
       problems.add(
         `table function ${name}() is not allowed; table functions: ${[...TABLE_FUNCTIONS].join(', ')}`,
       );
     }
   }
+}
+
+/**
+ * Whether a call finds its function as the unqualified name would: no qualification, or the
+ * default schema `main` without a catalog. DuckDB's parser writes `main` into the standard SQL
+ * spellings itself (`extract(year FROM t)` is `main.date_part`, and so are `substring(... FROM
+ * ... FOR ...)`, `position(... IN ...)`, `trim(BOTH ... FROM ...)`, `AT TIME ZONE`, `[1, 2]` and
+ * `{'a': 1}`), so for those the allow list decides. Any catalog (`system.main.f`) or other schema
+ * (`pg_catalog.f`) stays refused.
+ */
+function resolvesAsUnqualified(call: Node): boolean {
+  const schema = String(call.schema ?? '').toLowerCase();
+  return !call.catalog && (schema === '' || schema === 'main');
 }
 
 function qualified(node: Node, name: string): string {
