@@ -1,6 +1,9 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import type { Env } from './env.js';
 import {
   UsageError,
+  asksForHelp,
   copyConfig,
   engineOptions,
   importConfig,
@@ -14,6 +17,7 @@ import { ImportError, importFile, type ImportSummary } from './import/import-fil
 import { ProgressLine, megabytes, seconds, type ProgressStream } from './progress.js';
 import { serve } from './server.js';
 import { openServiceStore } from './service-store.js';
+import { openStore } from './store/open.js';
 import { VERSION } from './version.js';
 
 /** Each command's usage: printed by `fxrates COMMAND --help` and after a mistake in its arguments. */
@@ -60,12 +64,6 @@ function commandUsage(command: string): string {
   return `Usage:\n${COMMAND_USAGE[command]}${command === 'copy' ? '' : `\n${DB_NOTE}`}`;
 }
 
-/** True when the arguments ask for help (before a `--` that ends the options). */
-function asksForHelp(args: readonly string[]): boolean {
-  const end = args.indexOf('--');
-  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
-}
-
 /** Where a command writes: the process's streams, or a test's captures. */
 export interface CommandOutput {
   stdout: ProgressStream;
@@ -81,7 +79,7 @@ export async function main(
   output: CommandOutput = PROCESS_OUTPUT,
 ): Promise<number> {
   const [command, ...rest] = args;
-  if (isCommand(command) && asksForHelp(rest)) {
+  if (isCommand(command) && asksForHelp(command, rest)) {
     output.stdout.write(commandUsage(command));
     return 0;
   }
@@ -122,10 +120,19 @@ export async function main(
 
 async function runImport(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = importConfig(args, env);
+  // Every file is looked at before the store is opened: input that cannot be read creates no
+  // database (and migrates none).
+  const files: string[] = [];
+  for (const file of config.files) {
+    const problem = await unreadableFileProblem(file);
+    if (problem) output.stderr.write(`fxrates: ${file}: ${problem}\n`);
+    else files.push(file);
+  }
+  let failures = config.files.length - files.length;
+  if (files.length === 0) return 1;
   const store = await openServiceStore(config.db, engineOptions(config));
-  let failures = 0;
   try {
-    for (const file of config.files) {
+    for (const file of files) {
       const started = Date.now();
       const progress = new ProgressLine(output.stderr);
       try {
@@ -150,6 +157,22 @@ async function runImport(args: string[], env: Env, output: CommandOutput): Promi
     await store.close();
   }
   return failures > 0 ? 1 : 0;
+}
+
+/** Why `file` cannot be imported at all (missing, not a file, not readable), or undefined. */
+async function unreadableFileProblem(file: string): Promise<string | undefined> {
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) return 'is a directory, not a file';
+    if (!info.isFile()) return 'is not a regular file';
+    await access(file, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'no such file';
+    if (code === 'EACCES') return 'not readable (permission denied)';
+    return (error as Error).message;
+  }
 }
 
 /** The one line that says what an import did. */
@@ -226,6 +249,9 @@ async function runIngest(args: string[], env: Env, output: CommandOutput): Promi
         if (report.idle) {
           totals.idle++;
           output.stdout.write(`${source.key}: ${report.idle}\n`);
+        } else if (report.nothingToFetch) {
+          totals.ok++;
+          output.stdout.write(`${source.key}: ${report.nothingToFetch}\n`);
         } else if (report.error) {
           totals.failed++;
           output.stderr.write(`fxrates: ${summary}; failed: ${report.error}\n`);
@@ -250,7 +276,9 @@ async function runIngest(args: string[], env: Env, output: CommandOutput): Promi
 
 async function runCopy(args: string[], env: Env, output: CommandOutput): Promise<number> {
   const config = copyConfig(args, env);
-  const from = await openServiceStore(config.from, engineOptions(config));
+  // The source is read as it is: never created, migrated or written (its sources table is not
+  // synced either). It must hold an fxrates database already.
+  const from = await openStore(config.from, { ...engineOptions(config), readOnly: true });
   try {
     const to = await openServiceStore(config.to, engineOptions(config));
     try {

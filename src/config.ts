@@ -13,6 +13,7 @@ import {
   type StoreOptions,
 } from './store/store.js';
 import { DEFAULT_CONNECTION_LIMITS } from './http/server-guards.js';
+import { isPostgresUrl, redactUrl } from './store/open.js';
 
 /** A command-line or environment mistake: printed with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -74,21 +75,49 @@ export interface ImportConfig extends EngineSettings {
 
 export const DEFAULT_DB = './data/fxrates.duckdb';
 
+/** Each command's options, as node:util's parser takes them. */
+const COMMAND_OPTIONS = {
+  serve: {
+    db: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'no-ingest': { type: 'boolean' },
+  },
+  ingest: { db: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },
+  import: { db: { type: 'string' } },
+  copy: { from: { type: 'string' }, to: { type: 'string' } },
+} as const;
+
+/**
+ * True when the arguments of `command` ask for help (--help or -h before a `--` that ends the
+ * options). The value of an option is not a request for help: `serve --host -h` is a mistake.
+ */
+export function asksForHelp(command: string, args: string[]): boolean {
+  const options = Object.hasOwn(COMMAND_OPTIONS, command)
+    ? COMMAND_OPTIONS[command as keyof typeof COMMAND_OPTIONS]
+    : {};
+  const { tokens } = parseArgs({
+    args,
+    options: { ...options, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  return tokens.some(
+    (token) => token.kind === 'option' && token.name === 'help' && token.value === undefined,
+  );
+}
+
 /**
  * `fxrates serve` settings: flags win over environment variables, which win over defaults.
  * `terminal` says whether the log goes to a terminal (readable lines unless LOG_FORMAT=json).
  */
 export function serveConfig(args: string[], env: Env, terminal = false): ServeConfig {
-  const { values, positionals } = parse(args, {
-    db: { type: 'string' },
-    port: { type: 'string' },
-    host: { type: 'string' },
-    'no-ingest': { type: 'boolean' },
-  });
+  const { values, positionals } = parse(args, COMMAND_OPTIONS.serve);
   if (positionals.length > 0)
     throw new UsageError(`serve takes no arguments, got '${positionals[0]}'`);
   return {
-    db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB),
+    db: database(values.db, env),
     port: integerSetting('port', values.port ?? env.PORT, 8080, 0, 65_535),
     host: nonEmpty(values.host ?? env.HOST, '127.0.0.1'),
     ingest: !values['no-ingest'],
@@ -210,11 +239,7 @@ export function ingestConfig(
   env: Env,
   today = new Date().toISOString().slice(0, 10),
 ): IngestConfig {
-  const { values, positionals } = parse(args, {
-    db: { type: 'string' },
-    from: { type: 'string' },
-    to: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, COMMAND_OPTIONS.ingest);
   const sources = positionals.map((key) => registeredKey(key));
   for (const [name, value] of [
     ['--from', values.from],
@@ -233,7 +258,7 @@ export function ingestConfig(
     throw new UsageError(`--from ${values.from} is after --to ${values.to}`);
   }
   return {
-    db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB),
+    db: database(values.db, env),
     memoryLimit: memoryLimit(env),
     threads: threads(env),
     sources: [...new Set(sources)],
@@ -269,10 +294,10 @@ function httpPolicy(env: Env): Partial<HttpPolicy> {
 
 /** `fxrates import` settings. */
 export function importConfig(args: string[], env: Env): ImportConfig {
-  const { values, positionals } = parse(args, { db: { type: 'string' } });
+  const { values, positionals } = parse(args, COMMAND_OPTIONS.import);
   if (positionals.length === 0) throw new UsageError('import needs at least one FILE');
   return {
-    db: nonEmpty(values.db ?? env.FXRATES_DB, DEFAULT_DB),
+    db: database(values.db, env),
     // An import streams through the engine, which spills what it does not hold: a small
     // memory limit keeps the process flat however large the file.
     memoryLimit: memoryLimit(env, IMPORT_MEMORY_LIMIT),
@@ -285,23 +310,36 @@ function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(
   args: string[],
   options: T,
 ) {
+  let parsed;
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError(argumentProblem(error as Error & { code?: string }));
+    throw new UsageError(argumentProblem(error as Error & { code?: string }, args));
   }
+  // An empty value is no value: it would otherwise stand for the default without a word.
+  for (const [name, value] of Object.entries(parsed.values)) {
+    if (typeof value === 'string' && value.trim() === '') {
+      throw new UsageError(`option '--${name}' needs a value`);
+    }
+  }
+  return parsed;
 }
 
 /** node:util's parser explains at length; one short line says the same. */
-function argumentProblem(error: Error & { code?: string }): string {
+function argumentProblem(error: Error & { code?: string }, args: string[]): string {
   const option = /'(-[^' ]*)/.exec(error.message)?.[1];
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) {
     return `unknown option '${clip(option)}'`;
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
-    return /argument missing/.test(error.message)
-      ? `option '${option}' needs a value`
-      : `option '${option}' takes no value`;
+    if (/does not take an argument/.test(error.message)) return `option '${option}' takes no value`;
+    // The parser takes a next argument that starts with '-' for an option, not for this value.
+    const at = args.findIndex((arg, i) => arg === option && args[i + 1]?.startsWith('-'));
+    if (/ambiguous/.test(error.message) && at >= 0) {
+      const next = clip(args[at + 1]!);
+      return `option '${option}' needs a value; to give it '${next}', write ${option}=${next}`;
+    }
+    return `option '${option}' needs a value`;
   }
   return error.message.split('\n')[0]!;
 }
@@ -356,6 +394,27 @@ function threads(env: Env): number | undefined {
   return optionalInteger('FXRATES_THREADS', env.FXRATES_THREADS, 1, 1024);
 }
 
+/** The database of --db, else FXRATES_DB, else the default file. */
+function database(flag: string | undefined, env: Env): string {
+  return location(
+    flag === undefined ? 'FXRATES_DB' : '--db',
+    nonEmpty(flag ?? env.FXRATES_DB, DEFAULT_DB),
+  );
+}
+
+/**
+ * A store location as given: a DuckDB file path or a postgres:// URL. Any other scheme:// is
+ * refused (a typo such as postgress:// would otherwise name a file in a folder 'postgress:').
+ */
+function location(name: string, value: string): string {
+  if (/^[a-z][a-z\d+.-]+:\/\//i.test(value) && !isPostgresUrl(value)) {
+    throw new UsageError(
+      `${name} '${clip(redactUrl(value))}' is not a DuckDB file path or a postgres:// or postgresql:// URL`,
+    );
+  }
+  return value;
+}
+
 function nonEmpty(value: string | undefined, fallback: string): string {
   return value === undefined || value.trim() === '' ? fallback : value;
 }
@@ -392,18 +451,15 @@ export interface CopyConfig extends EngineSettings {
 
 /** `fxrates copy` settings: two store locations, a file path or a postgres:// URL each. */
 export function copyConfig(args: string[], env: Env): CopyConfig {
-  const { values, positionals } = parse(args, {
-    from: { type: 'string' },
-    to: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, COMMAND_OPTIONS.copy);
   if (positionals.length > 0)
     throw new UsageError(`copy takes no arguments, got '${positionals[0]}'`);
   if (!values.from || !values.to)
     throw new UsageError('copy needs --from LOCATION and --to LOCATION');
   if (values.from === values.to) throw new UsageError('copy --from and --to are the same store');
   return {
-    from: values.from,
-    to: values.to,
+    from: location('--from', values.from),
+    to: location('--to', values.to),
     memoryLimit: memoryLimit(env, IMPORT_MEMORY_LIMIT),
     threads: threads(env),
   };

@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer as createTcpServer } from 'node:net';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,12 +15,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pg from 'pg';
 import { main } from '../src/commands.js';
-import { LOG_LEVELS, SERVE_THREADS, importConfig, serveConfig } from '../src/config.js';
+import {
+  LOG_LEVELS,
+  SERVE_THREADS,
+  UsageError,
+  copyConfig,
+  importConfig,
+  ingestConfig,
+  serveConfig,
+} from '../src/config.js';
 import { ProgressLine } from '../src/progress.js';
 import { openServiceStore } from '../src/service-store.js';
+import { isPostgresUrl, openStore } from '../src/store/open.js';
 import { SOURCES } from '../src/sources/registry.js';
-import { skipWithoutFixtures } from './support/harness.js';
+import {
+  forEachEngine,
+  freshDatabase,
+  observation,
+  readRows,
+  skipWithoutFixtures,
+} from './support/harness.js';
 import { RECORDED, ReplayServer } from './support/replay-server.js';
 import { zipOf } from './support/zip.js';
 
@@ -130,6 +155,88 @@ describe('a CLI that explains itself', () => {
     );
   });
 
+  test('a database URL of another scheme (a typo of postgres://) is refused, not taken for a file', () => {
+    const refused = (name: string, value: string) =>
+      `${name} '${value}' is not a DuckDB file path or a postgres:// or postgresql:// URL`;
+    const usage = (message: string) => (error: unknown) =>
+      error instanceof UsageError && error.message === message;
+    for (const url of ['postgress://fxrates@127.0.0.1:55432/x', 'mysql://u@h/x', 'file://x.db']) {
+      assert.throws(() => serveConfig(['--db', url], {}), usage(refused('--db', url)));
+      assert.throws(() => ingestConfig([], { FXRATES_DB: url }), usage(refused('FXRATES_DB', url)));
+      assert.throws(() => importConfig(['--db', url, 'x.csv'], {}), usage(refused('--db', url)));
+      assert.throws(
+        () => copyConfig(['--from', url, '--to', db], {}),
+        usage(refused('--from', url)),
+      );
+      assert.throws(() => copyConfig(['--from', db, '--to', url], {}), usage(refused('--to', url)));
+    }
+    // A password is not repeated in the message.
+    assert.throws(
+      () => serveConfig(['--db', 'postgress://fx:secret@h/x'], {}),
+      usage(refused('--db', 'postgress://fx:***@h/x')),
+    );
+    // What is taken: files (a colon in a name too) and both spellings of the PostgreSQL scheme.
+    for (const location of [
+      'data/fx.duckdb',
+      'a:b.duckdb',
+      'postgres://u@h/x',
+      'POSTGRESQL://u@h/x',
+    ]) {
+      assert.equal(serveConfig(['--db', location], {}).db, location);
+      assert.equal(importConfig(['x.csv'], { FXRATES_DB: location }).db, location);
+    }
+  });
+
+  test('an empty option value is no value: one line, exit 2, never the default', async () => {
+    const needs = (option: string) => (error: unknown) =>
+      error instanceof UsageError && error.message === `option '${option}' needs a value`;
+    for (const args of [['--db', ''], ['--port', ''], ['--host', ''], ['--host=  '], ['--db=']]) {
+      assert.throws(
+        () => serveConfig(args, {}),
+        needs(args[0]!.replace(/=.*/, '')),
+        args.join(' '),
+      );
+    }
+    assert.throws(() => ingestConfig(['--from', ''], {}), needs('--from'));
+    assert.throws(() => ingestConfig(['--to='], {}), needs('--to'));
+    assert.throws(() => importConfig(['--db', '', 'x.csv'], {}), needs('--db'));
+    assert.throws(() => copyConfig(['--from', '', '--to', db], {}), needs('--from'));
+    assert.throws(() => copyConfig(['--from', db, '--to', ''], {}), needs('--to'));
+    // An empty environment variable still means unset.
+    assert.equal(serveConfig([], { FXRATES_DB: '', PORT: '', HOST: '' }).port, 8080);
+    const result = await fxrates(['serve', '--port', '']);
+    assert.equal(result.code, 2);
+    assert.equal(result.stderr.split('\n')[0], "fxrates: option '--port' needs a value");
+  });
+
+  test("a value that starts with '-' is no value: the message says how to give one", async () => {
+    const needs = (option: string, value: string) => (error: unknown) =>
+      error instanceof UsageError &&
+      error.message ===
+        `option '${option}' needs a value; to give it '${value}', write ${option}=${value}`;
+    assert.throws(() => serveConfig(['--port', '-5'], {}), needs('--port', '-5'));
+    assert.throws(() => ingestConfig(['ecb', '--from', '-1'], {}), needs('--from', '-1'));
+    assert.throws(() => copyConfig(['--to', db, '--from', '-x'], {}), needs('--from', '-x'));
+    // As the message says, the value then reaches its own check.
+    assert.throws(() => serveConfig(['--port=-5'], {}), /port '-5' is not a whole number/);
+    // -h after --host is that option's value, not a request for help.
+    for (const args of [
+      ['serve', '--host', '-h'],
+      ['serve', '--db', db, '--host', '-h'],
+    ]) {
+      const result = await fxrates(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.equal(result.stdout, '');
+      assert.equal(
+        result.stderr.split('\n')[0],
+        "fxrates: option '--host' needs a value; to give it '-h', write --host=-h",
+      );
+    }
+    const help = await fxrates(['serve', '--host', '0.0.0.0', '-h']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage:\n {2}fxrates serve/);
+  });
+
   test('FXRATES_THREADS sets the engine threads: one for serve unless set, a bad value exit 2', async () => {
     assert.equal(serveConfig([], {}).threads, SERVE_THREADS);
     assert.equal(SERVE_THREADS, 1);
@@ -203,7 +310,61 @@ describe('a CLI that explains itself', () => {
     }
   });
 
+  test('copy never creates or writes its source: a missing file or a file without fxrates is one line, exit 1', async () => {
+    const to = join(dir, 'copy-to.duckdb');
+    const gone = join(dir, 'gone', 'fx.duckdb');
+    const missing = await fxrates(['copy', '--from', gone, '--to', to]);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, `fxrates: DuckDB ${gone}: no such file\n`);
+    assert.equal(existsSync(join(dir, 'gone')), false, 'no folder made for the source');
+    assert.equal(existsSync(to), false, 'no target made either');
+    // A DuckDB file of something else is left exactly as it was.
+    const other = join(dir, 'other.duckdb');
+    const instance = await DuckDBInstance.create(other);
+    const connection = await instance.connect();
+    await connection.run('CREATE TABLE t (x INTEGER)');
+    connection.closeSync();
+    instance.closeSync();
+    const bytes = readFileSync(other);
+    const foreign = await fxrates(['copy', '--from', other, '--to', to]);
+    assert.equal(foreign.code, 1);
+    assert.equal(foreign.stderr, `fxrates: DuckDB ${other} holds no fxrates database\n`);
+    assert.deepEqual(readFileSync(other), bytes);
+    assert.equal(existsSync(to), false);
+    // Nor does an import write into it.
+    const csv = join(dir, 'one.csv');
+    writeFileSync(csv, 'source,symbol,observation_time,rate\necb,USD,2024-03-20T15:00:00Z,1.09\n');
+    const imported = await fxrates(['import', '--db', other, csv]);
+    assert.equal(imported.code, 1);
+    assert.equal(
+      imported.stderr,
+      `fxrates: DuckDB ${other} holds tables, but no fxrates database\n`,
+    );
+    assert.deepEqual(readFileSync(other), bytes);
+  });
+
   describe('fxrates import', () => {
+    test('a missing file creates no database: the files are looked at before the store', async () => {
+      const absent = join(dir, 'absent.csv');
+      const result = await fxrates(['import', '--db', join(dir, 'never', 'fx.duckdb'), absent]);
+      assert.equal(result.code, 1);
+      assert.equal(result.stderr, `fxrates: ${absent}: no such file\n`);
+      assert.equal(existsSync(join(dir, 'never')), false);
+    });
+
+    test(
+      'an unreadable file creates no database either',
+      { skip: process.getuid?.() === 0 ? 'run as root, which reads any file' : false },
+      async () => {
+        const locked = file('locked.csv', 'source,symbol,observation_time,rate\n');
+        chmodSync(locked, 0);
+        const result = await fxrates(['import', '--db', join(dir, 'never', 'fx.duckdb'), locked]);
+        assert.equal(result.code, 1);
+        assert.equal(result.stderr, `fxrates: ${locked}: not readable (permission denied)\n`);
+        assert.equal(existsSync(join(dir, 'never')), false);
+      },
+    );
+
     test('a missing file, a directory, compressed and binary files: one plain line each', async () => {
       const folder = join(dir, 'folder');
       mkdirSync(folder);
@@ -334,6 +495,117 @@ describe('a CLI that explains itself', () => {
       result.stdout,
       /^ingested 3 sources: 0 ok, 2 failed, 1 idle; 4 requests, 0 observations new or changed \(\d+\.\d s\)\n$/m,
     );
+  });
+
+  test('fxrates ingest of dates before a source publishes: says so, requests nothing', async () => {
+    const result = await fxrates(
+      [
+        'ingest',
+        'ecb',
+        '--from',
+        '1800-01-01',
+        '--to',
+        '1800-02-01',
+        '--db',
+        join(dir, 'e.duckdb'),
+      ],
+      { FXRATES_ORIGIN_ECB: 'http://127.0.0.1:9' },
+    );
+    assert.equal(result.code, 0);
+    assert.equal(result.stderr, '');
+    assert.equal(
+      result.stdout,
+      'ecb: nothing to fetch: ecb publishes from 1999-01-04, and the dates asked end 1800-02-01\n',
+    );
+  });
+});
+
+/** True when nothing is at `location`: no file, or a PostgreSQL database without a table. */
+async function holdsNothing(location: string): Promise<boolean> {
+  if (!isPostgresUrl(location)) return !existsSync(location);
+  const client = new pg.Client({ connectionString: location });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ tables: number }>(
+      `SELECT count(*)::int AS tables FROM information_schema.tables
+       WHERE table_schema NOT IN ('pg_catalog', 'information_schema')`,
+    );
+    return rows[0]!.tables === 0;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('what copy and import must leave alone', () => {
+  forEachEngine((engine) => {
+    let dir: string;
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'fxrates-cli-alone-'));
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    test('an empty database as a copy source, an import of a missing file: one line, exit 1, nothing created', async () => {
+      const database = await freshDatabase(engine);
+      try {
+        const to = join(dir, 'to.duckdb');
+        const copied = await fxrates(['copy', '--from', database.location, '--to', to]);
+        assert.equal(copied.code, 1);
+        assert.match(
+          copied.stderr,
+          engine === 'postgres'
+            ? /^fxrates: PostgreSQL postgres:\/\/\S+ holds no fxrates database\n$/
+            : /^fxrates: DuckDB \S+: no such file\n$/,
+        );
+        assert.equal(await holdsNothing(database.location), true, 'the source is as it was');
+        assert.equal(existsSync(to), false);
+        const absent = join(dir, 'absent.csv');
+        const imported = await fxrates(['import', '--db', database.location, absent]);
+        assert.equal(imported.code, 1);
+        assert.equal(imported.stderr, `fxrates: ${absent}: no such file\n`);
+        assert.equal(await holdsNothing(database.location), true, 'no schema made for nothing');
+      } finally {
+        await database.dispose();
+      }
+    });
+
+    test('a copy reads its source as it is: the copy is made, and the source refuses writes', async () => {
+      const database = await freshDatabase(engine);
+      try {
+        const source = await openServiceStore(database.location);
+        try {
+          await source.writeObservations([
+            observation('ecb', 'USD', '2024-01-15T15:00:00Z', 1.0945),
+            observation('ecb', 'JPY', '2024-01-15T15:00:00Z', 159.67),
+          ]);
+        } finally {
+          await source.close();
+        }
+        const result = await fxrates([
+          'copy',
+          '--from',
+          database.location,
+          '--to',
+          join(dir, 'copy.duckdb'),
+        ]);
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(result.stdout, /^copy verified: ecb 2; 2 new or changed in DuckDB /m);
+        const reading = await openStore(database.location, { readOnly: true });
+        try {
+          await assert.rejects(
+            reading.writeObservations([observation('ecb', 'CHF', '2024-01-15T15:00:00Z', 0.94)]),
+            /read-only/,
+          );
+          const [[count]] = (await readRows(reading, 'SELECT count(*) FROM observations')) as [
+            [unknown],
+          ];
+          assert.equal(Number(count), 2);
+        } finally {
+          await reading.close();
+        }
+      } finally {
+        await database.dispose();
+      }
+    });
   });
 });
 

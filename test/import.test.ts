@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseImport } from '../src/import/import-file.js';
 import { openServiceStore } from '../src/service-store.js';
 import { runCli } from './support/cli.js';
-import { readRows } from './support/harness.js';
+import { REPO_ROOT, readRows } from './support/harness.js';
 
 describe('fxrates import', () => {
   let dir: string;
@@ -174,6 +174,14 @@ describe('fxrates import', () => {
     const unknown = await runCli(['serve', '--port', 'eighty']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /port 'eighty' is not a whole number from 0 to 65535/);
+    // A URL of a scheme fxrates does not take is not a file name: nothing is made of it.
+    const typo = await runCli(['import', 'x.csv'], { FXRATES_DB: 'postgress://fx@h/x' });
+    assert.equal(typo.code, 2);
+    assert.match(
+      typo.stderr,
+      /^fxrates: FXRATES_DB 'postgress:\/\/fx@h\/x' is not a DuckDB file path or a postgres:\/\/ or postgresql:\/\/ URL\n/,
+    );
+    assert.equal(existsSync(join(REPO_ROOT, 'postgress:')), false);
   });
 
   test('the ECB history layout is recognised by its header: N/A skipped, 16:00 Berlin as UTC', () => {

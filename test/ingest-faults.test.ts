@@ -271,12 +271,21 @@ describe('a failing publisher', { skip }, () => {
     assert.equal((await status('imf')).complete_through, '2026-02-28');
   });
 
-  test('a window that ends before the history starts requests nothing and fails nothing', async () => {
+  test('a window that ends before the history starts requests nothing and records nothing', async () => {
     const requested = replay.requests.length;
     const report = await ingest('ecb', { from: '1990-01-01', to: '1998-12-31' });
     assert.equal(report.error, null);
     assert.equal(report.requests, 0);
+    assert.equal(report.window, null);
+    assert.equal(
+      report.nothingToFetch,
+      'nothing to fetch: ecb publishes from 1999-01-04, and the dates asked end 1998-12-31',
+    );
     assert.equal(replay.requests.length, requested);
-    assert.equal((await status('ecb')).state, 'ok');
+    // Not a success: no attempt, no progress through 1998, the source still waits for its first run.
+    const row = await status('ecb');
+    assert.equal(row.state, 'pending');
+    assert.equal(row.last_success, null);
+    assert.equal(row.complete_through, null);
   });
 });

@@ -45,6 +45,11 @@ export interface IngestReport {
   error: string | null;
   /** Set when the source cannot run here (FRED without an API key). */
   idle: string | null;
+  /**
+   * Set when the dates asked end before the source's history starts: nothing was requested,
+   * and nothing recorded (no attempt, no success, no progress).
+   */
+  nothingToFetch: string | null;
 }
 
 /** `FXRATES_ORIGIN_<KEY>`: scheme, host and port that replace the publisher's in every request. */
@@ -106,6 +111,7 @@ export async function ingestSource(
     dropReasons: [],
     error: null,
     idle: idleReason(source, options.env) ?? null,
+    nothingToFetch: null,
   };
   const previous = (await store.ingestStates()).get(source.key);
   const state: IngestState = {
@@ -132,6 +138,10 @@ export async function ingestSource(
       to: options.to,
       today: utcDateOf(now()),
     });
+    if (plan.window.from > plan.window.to) {
+      report.nothingToFetch = `nothing to fetch: ${source.key} publishes from ${source.historyStart}, and the dates asked end ${plan.window.to}`;
+      return report;
+    }
     report.window = plan.window;
     http = new SourceHttp(
       source.key,
@@ -140,12 +150,7 @@ export async function ingestSource(
       options.signal,
     );
     http.onRetry = options.onRetry;
-    // A window that ends before the history starts asks for nothing.
-    const batches =
-      plan.window.from <= plan.window.to
-        ? source.fetch(plan.window, { http, env: options.env })
-        : [];
-    for await (const batch of batches) {
+    for await (const batch of source.fetch(plan.window, { http, env: options.env })) {
       report.requests++;
       report.httpRequests = http.requests;
       report.stored += await store.writeObservations(batch.observations);

@@ -21,6 +21,18 @@ export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }
 
+/** A URL as messages show it: its password hidden (an unreadable one shows its scheme only). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return `${/^[^:]*/.exec(url)![0]}://…`;
+  }
+}
+
 /** Opens (creating and migrating on first use) the store at `location`. */
 export async function openStore(location: string, options: OpenOptions = {}): Promise<Store> {
   if (isPostgresUrl(location)) {

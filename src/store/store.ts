@@ -74,6 +74,11 @@ export interface StoreOptions {
   warn?: (message: string) => void;
   /** This process, as the status endpoint names the ingesting replica: host and pid. */
   replicaName?: string;
+  /**
+   * Read the database as it is (a copy's source): never create, migrate or write it. Opening
+   * fails in one line when it does not exist or holds no up-to-date fxrates database.
+   */
+  readOnly?: boolean;
 }
 
 /** How the query sandbox runs. */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import {
@@ -98,7 +98,11 @@ export class DuckDBStore implements Store {
     if (options.path === ':memory:') {
       snapshotDir = join(mkdtempSync(join(tmpdir(), 'fxrates-')), 'sandbox');
     } else {
-      mkdirSync(dirname(options.path), { recursive: true });
+      if (options.readOnly) {
+        if (!existsSync(options.path)) throw new Error(`DuckDB ${options.path}: no such file`);
+      } else {
+        mkdirSync(dirname(options.path), { recursive: true });
+      }
       snapshotDir = `${resolve(options.path)}.sandbox`;
     }
     const config: Record<string, string> = {
@@ -111,6 +115,7 @@ export class DuckDBStore implements Store {
     // `fxrates serve` asks for one thread (config.ts, SERVE_THREADS): its statements are too
     // small to share. Statements running at once each still get a thread: the one that runs them.
     config.threads = String(options.threads ?? Math.max(1, availableParallelism() - 1));
+    if (options.readOnly) config.access_mode = 'READ_ONLY';
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(options.path, config);
@@ -129,11 +134,42 @@ export class DuckDBStore implements Store {
     await writer.run('SET enable_external_access = false');
     await writer.run('SET lock_configuration = true');
     const store = new DuckDBStore(instance, writer, snapshotDir, options);
-    await store.migrate();
+    try {
+      await (options.readOnly ? store.checkSchema() : store.migrate());
+      await store.readTotals();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
     return store;
   }
 
+  /** Opened read-only, the schema is not migrated: it must be there, up to date. */
+  private async checkSchema(): Promise<void> {
+    const reader = await this.writer.runAndReadAll(
+      "SELECT count(*) FROM information_schema.tables WHERE table_name = 'meta'",
+    );
+    const steps =
+      Number(reader.getRows()[0]![0]) > 0
+        ? Number((await this.metaValue('schema_version')) ?? 0)
+        : 0;
+    if (steps === 0) throw new Error(`${this.description} holds no fxrates database`);
+    if (steps < MIGRATIONS.length) {
+      throw new Error(
+        `${this.description} holds an fxrates database of an older schema (${steps} of ${MIGRATIONS.length} steps); open it once with fxrates serve or ingest to migrate it`,
+      );
+    }
+  }
+
   private async migrate(): Promise<void> {
+    // Another program's database is left as it is: fxrates writes only into a new file or its own.
+    const reader = await this.writer.runAndReadAll(
+      "SELECT count(*) FILTER (table_name = 'meta'), count(*) FROM information_schema.tables",
+    );
+    const [meta, tables] = reader.getRows()[0]!.map(Number) as [number, number];
+    if (meta === 0 && tables > 0) {
+      throw new Error(`${this.description} holds tables, but no fxrates database`);
+    }
     await this.writer.run(
       'CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT NOT NULL)',
     );
@@ -144,6 +180,10 @@ export class DuckDBStore implements Store {
         await this.setMeta('schema_version', step + 1);
       });
     }
+  }
+
+  /** The data version, rows and newest observation time the store keeps track of. */
+  private async readTotals(): Promise<void> {
     this.version = Number((await this.metaValue('data_version')) ?? 0);
     const reader = await this.writer.runAndReadAll(
       'SELECT count(*), epoch_us(max(observation_time)) FROM observations',

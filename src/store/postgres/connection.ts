@@ -15,17 +15,6 @@ export function describeUrl(url: string): string {
   }
 }
 
-/** The URL without its password, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://…';
-  }
-}
-
 /** Every connection: UTC session (so TIMESTAMP is UTC), named for pg_stat_activity. */
 export function clientConfig(url: string, role: string): pg.ClientConfig {
   return {

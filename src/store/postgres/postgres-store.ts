@@ -17,7 +17,8 @@ import {
 import { CatalogCache, catalogOf } from '../catalog.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
 import { Turns } from '../../turns.js';
-import { clientConfig, connectionProblem, redactUrl } from './connection.js';
+import { redactUrl } from '../open.js';
+import { clientConfig, connectionProblem } from './connection.js';
 import { postgresDialect } from './dialect.js';
 import { PostgresLease } from './lease.js';
 import { MIGRATIONS, MIGRATION_LOCK } from './migrations.js';
@@ -74,7 +75,11 @@ export class PostgresStore implements Store {
   }
 
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const pool = new pg.Pool({ ...clientConfig(options.url, 'serve'), max: 16 });
+    const config = clientConfig(options.url, 'serve');
+    // Read-only: the sessions themselves refuse writes, whatever runs on them.
+    if (options.readOnly)
+      config.options = `${config.options ?? ''} -c default_transaction_read_only=on`;
+    const pool = new pg.Pool({ ...config, max: 16 });
     // An idle connection the server dropped: the pool replaces it; requests report their own.
     pool.on('error', () => undefined);
     let client: pg.PoolClient;
@@ -85,10 +90,13 @@ export class PostgresStore implements Store {
       throw connectionProblem(error, options.url);
     }
     try {
-      await migrate(client);
-    } finally {
+      await (options.readOnly ? checkSchema(client, options.url) : migrate(client));
+    } catch (error) {
       client.release();
+      await pool.end().catch(() => undefined);
+      throw error;
     }
+    client.release();
     const store = new PostgresStore(pool, options);
     await store.refreshVersion();
     return store;
@@ -356,6 +364,26 @@ export class PostgresStore implements Store {
     await this.sandbox.close();
     await this.ingestLease.release();
     await this.pool.end();
+  }
+}
+
+/** Opened read-only, the schema is not migrated: it must be there, up to date. */
+async function checkSchema(client: pg.PoolClient, url: string): Promise<void> {
+  const { rows } = await client.query<{ present: boolean }>(
+    "SELECT to_regclass('fxrates_migrations') IS NOT NULL AS present",
+  );
+  const steps = rows[0]!.present
+    ? Number(
+        (await client.query<{ done: number }>('SELECT count(*) AS done FROM fxrates_migrations'))
+          .rows[0]!.done,
+      )
+    : 0;
+  const where = `PostgreSQL ${redactUrl(url)}`;
+  if (steps === 0) throw new Error(`${where} holds no fxrates database`);
+  if (steps < MIGRATIONS.length) {
+    throw new Error(
+      `${where} holds an fxrates database of an older schema (${steps} of ${MIGRATIONS.length} steps); open it once with fxrates serve or ingest to migrate it`,
+    );
   }
 }
 
