@@ -20,6 +20,10 @@ export function isoFromRbvDate(text: string): string {
 /**
  * The list's HTML table: a Date column, then one column per currency headed by its code, VUV
  * per 1 unit (JPY too), one row per day, newest first.
+ *
+ * A row whose date does not lie between those of the rows around it, while they are in order
+ * with each other, has a typo in its date: "05 January 2025" between 6 and 2 January 2026. Its
+ * figures are dropped (and counted) rather than stored under a day they do not belong to.
  */
 export function parseRbvHtml(text: string, source: ObservationSource): Extraction {
   if (!/<\/table>/i.test(text)) throw new Error('no complete exchange-rate table (cut short?)');
@@ -29,14 +33,23 @@ export function parseRbvHtml(text: string, source: ObservationSource): Extractio
   if (!table) throw new Error('no table with a Date column in the page');
   const headers = table.querySelectorAll('thead th').map((th) => th.text.trim());
   const builder = new ObservationBuilder(source);
-  for (const row of table.querySelectorAll('tbody tr.fabrik_row')) {
-    const cells = row.querySelectorAll('td').map((td) => td.text.trim());
-    const date = isoFromRbvDate(cells[0] ?? '');
+  const rows = table
+    .querySelectorAll('tbody tr.fabrik_row')
+    .map((row) => row.querySelectorAll('td').map((td) => td.text.trim()));
+  const dates = rows.map((cells) => isoFromRbvDate(cells[0] ?? ''));
+  rows.forEach((cells, index) => {
+    const [newer, date, older] = [dates[index - 1], dates[index]!, dates[index + 1]];
+    if (newer !== undefined && older !== undefined && newer >= older) {
+      if (date > newer || date < older) {
+        builder.drop(`'${cells[0]}' lies outside ${newer}..${older} around it in the list`);
+        return;
+      }
+    }
     headers.forEach((code, column) => {
       if (column === 0 || !code) return;
       builder.addPrice(date, code, readDecimal(cells[column]));
     });
-  }
+  });
   return builder.result();
 }
 

@@ -25,8 +25,9 @@ describe('rbv on its recorded responses', { skip: skipWithoutRecordings(RECORDIN
   after(() => run?.close());
 
   test('every recorded rate stored; published figures come back through the API', async () => {
-    // 186 rows (26-Aug-25 to 22 May 2026) x 6 currencies
-    await assertIngested(run, { stored: 1116, symbols: 6 });
+    // 185 rows (26-Aug-25 to 22 May 2026) x 6 currencies; the row "05 January 2025", between
+    // 6 and 2 January 2026 in the list, is dropped
+    await assertIngested(run, { stored: 1110, dropped: 1, symbols: 6 });
     // No documented time: 00:00 in Port Vila (UTC+11, no daylight saving) is 13:00Z the day
     // before, the UTC date the date endpoint finds a day's rates under
     await assertSpots(run, [
@@ -84,6 +85,30 @@ describe('rbv parser on inline samples', () => {
     const result = parseRbvHtml(page(row('1 July 2026', '', '0.73') + row('soon', '1', '1')), rbv);
     assert.equal(result.observations.length, 1);
     assert.equal(result.dropped, 3);
+  });
+
+  test('a row dated outside the rows around it (a typo in its year) is dropped and counted', () => {
+    const result = parseRbvHtml(
+      page(
+        row('06 January 2026', '119.5', '0.76') +
+          row('05 January 2025', '119.58', '0.763') +
+          row('02 January 2026', '119.62', '0.7641'),
+      ),
+      rbv,
+    );
+    assert.deepEqual(
+      observationRows(result).map(([symbol, time]) => `${symbol} ${time}`),
+      [
+        'USD 2026-01-05T13:00:00.000Z',
+        'JPY 2026-01-05T13:00:00.000Z',
+        'USD 2026-01-01T13:00:00.000Z',
+        'JPY 2026-01-01T13:00:00.000Z',
+      ],
+    );
+    assert.equal(result.dropped, 1);
+    assert.deepEqual(result.dropReasons, [
+      "'05 January 2025' lies outside 2026-01-06..2026-01-02 around it in the list",
+    ]);
   });
 
   test('a page cut short or without the table is refused', () => {
