@@ -295,6 +295,19 @@ describe('attacks on a running service', () => {
     }
   });
 
+  test('a flood of pipelined requests closes its connection; a few pipelined are all answered', async () => {
+    const pipelined = (count: number, path: string): string =>
+      `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(count);
+    const answers = (text: string): number => text.match(/^HTTP\/1\.1 200 /gm)?.length ?? 0;
+    // Answered from the cache, then in the handlers: both kinds are held until sent.
+    for (const path of ['/v1/exchangerate/latest', '/v1/sources']) {
+      const flood = await rawExchange(server, pipelined(2000, path));
+      assert.ok(answers(flood) <= 16, `${answers(flood)} answers to 2000 pipelined ${path}`);
+      assert.equal(answers(await rawExchange(server, pipelined(5, path), 1500)), 5, path);
+    }
+    assert.equal((await fetch(`${server.baseUrl}/v1/sources`)).status, 200);
+  });
+
   test('requests the HTTP parser refuses get the error body too', async () => {
     const badMethod = await rawExchange(
       server,

@@ -14,6 +14,14 @@ export interface ConnectionLimits {
   /** Time a connection may make no progress at all (a client that stops reading its answer). */
   socketTimeoutMs: number;
   maxHeaderSize: number;
+  /**
+   * Requests of one connection whose answers are not yet sent (pipelined), at most; and bytes
+   * of answers a connection may leave unread when it sends its next request. A client past
+   * either sends faster than it reads: its connection is closed, instead of every answer it
+   * asked for being held in memory.
+   */
+  maxPipelined: number;
+  maxUnreadBytes: number;
 }
 
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
@@ -23,6 +31,8 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   keepAliveTimeoutMs: 5_000,
   socketTimeoutMs: 60_000,
   maxHeaderSize: 16_384,
+  maxPipelined: 16,
+  maxUnreadBytes: 8 * 1024 * 1024,
 };
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
@@ -74,6 +84,7 @@ export function createGuardedServer(
       connectionsCheckingInterval: 1_000,
     },
     (request, response) => {
+      if (!admitPipelined(request.socket, response, limits)) return;
       if (ALLOWED.has(request.method ?? '')) {
         handler(request, response);
         return;
@@ -98,6 +109,29 @@ export function createGuardedServer(
   server.setTimeout(limits.socketTimeoutMs, (socket) => socket.destroy());
   limitConnections(server, limits.maxConnections);
   return server;
+}
+
+/** Answers of each connection not yet sent. */
+const unsent = new WeakMap<Socket, number>();
+
+/**
+ * False (and the connection closed) when `socket` already has `maxPipelined` answers unsent or
+ * `maxUnreadBytes` of them unread: Node parses every request of a chunk it receives, so a few
+ * kilobytes of pipelined requests that are never read would otherwise hold thousands of answers.
+ */
+function admitPipelined(
+  socket: Socket,
+  response: ServerResponse,
+  limits: ConnectionLimits,
+): boolean {
+  const pending = unsent.get(socket) ?? 0;
+  if (pending >= limits.maxPipelined || socket.writableLength > limits.maxUnreadBytes) {
+    socket.destroy();
+    return false;
+  }
+  unsent.set(socket, pending + 1);
+  response.once('close', () => unsent.set(socket, (unsent.get(socket) ?? 1) - 1));
+  return true;
 }
 
 /**
