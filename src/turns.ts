@@ -3,9 +3,25 @@ export class Turns {
   private readonly waiting: (() => void)[] = [];
   constructor(private free: number) {}
 
-  async take(): Promise<void> {
-    if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** Waits for a turn; when `signal` aborts first, stops waiting and throws its reason. */
+  async take(signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const turn = (): void => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = (): void => {
+        this.waiting.splice(this.waiting.indexOf(turn), 1);
+        reject(signal!.reason);
+      };
+      this.waiting.push(turn);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
   }
 
   give(): void {
@@ -14,9 +30,9 @@ export class Turns {
     else this.free++;
   }
 
-  /** Runs `work` in a turn of its own. */
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    await this.take();
+  /** Runs `work` in a turn of its own; nothing runs when `signal` aborts while it waits. */
+  async run<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    await this.take(signal);
     try {
       return await work();
     } finally {

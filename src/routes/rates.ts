@@ -116,11 +116,21 @@ async function sendRates(
     if (etagMatches(request.headers['if-none-match'], stored.etag)) return reply.code(304).send();
     return reply.send(stored.body);
   }
+  // A client that goes away before its answer is sent: windows still waiting for their turn
+  // are not computed for nobody.
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort(new Error('the client went away'));
+  });
   const body = (): AsyncIterable<string> =>
     writeRates(
       format,
       plan.head,
-      rateRows(store, plan.statements, plan.ranged, plan.params.aggregation !== 'day'),
+      rateRows(store, plan.statements, {
+        ranged: plan.ranged,
+        aggregated: plan.params.aggregation !== 'day',
+        signal: gone.signal,
+      }),
       plan.writer,
     );
   // A day of caching only for answers that cannot change any more: every date is past the
@@ -177,8 +187,7 @@ async function sendRates(
 async function* rateRows(
   store: Store,
   statements: readonly string[],
-  ranged: boolean,
-  aggregated: boolean,
+  { ranged, aggregated, signal }: { ranged: boolean; aggregated: boolean; signal: AbortSignal },
 ): AsyncIterable<RateBatch> {
   if (!ranged) {
     for (const batch of await store.readColumns(statements[0]!)) yield rateBatchOf(batch);
@@ -186,7 +195,8 @@ async function* rateRows(
   }
   rangeAnswers++;
   try {
-    yield* windowRows(store, statements, aggregated ? AGGREGATED_WINDOWS_AHEAD : WINDOWS_AHEAD);
+    const ahead = aggregated ? AGGREGATED_WINDOWS_AHEAD : WINDOWS_AHEAD;
+    yield* windowRows(store, statements, ahead, signal);
   } finally {
     rangeAnswers--;
   }
@@ -222,10 +232,11 @@ async function* windowRows(
   store: Store,
   statements: readonly string[],
   windowsAhead: number,
+  signal: AbortSignal,
 ): AsyncIterable<RateBatch> {
   const start = (sql: string): StartedRows => {
     const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
-    const first = computing.run(() => rows.next());
+    const first = computing.run(() => rows.next(), signal);
     // A client that goes away stops the answer: a window started ahead then fails unheard.
     first.catch(() => undefined);
     return { rows, first };
