@@ -209,16 +209,22 @@ describe('attacks on a running service', () => {
   });
 
   test('huge answers are cut at the byte cap, with an X-Error, never a 500', async () => {
-    for (const width of [3000, 6000]) {
+    // '€' is three bytes in UTF-8: the cap counts bytes, not characters.
+    for (const [character, width, rows] of [
+      ['x', 3000, 100_000],
+      ['x', 6000, 100_000],
+      ['€', 3000, 2000],
+    ] as const) {
       const response = await query(
         server,
-        `SELECT repeat('x', ${width}) AS x FROM range(100000)`,
+        `SELECT repeat('${character}', ${width}) AS x FROM range(${rows})`,
         '&pretty_print=false',
       );
       const text = await response.text();
       assert.equal(response.status, 200, `width ${width}: ${text.slice(0, 300)}`);
       assert.match(response.headers.get('x-error') ?? '', /cut at 2097152 bytes/);
-      assert.ok(text.length < 2 * 1024 * 1024 + 4096, `${text.length} bytes`);
+      const bytes = Buffer.byteLength(text);
+      assert.ok(bytes < 2 * 1024 * 1024 + 4096, `${bytes} bytes of ${character}`);
       assert.equal(JSON.parse(text).error, response.headers.get('x-error'));
     }
   });

@@ -79,8 +79,10 @@ export function queryResultText(
         ? `\n    ${JSON.stringify(object, null, 2).replaceAll('\n', '\n    ')}`
         : JSON.stringify(object);
     }
-    if (size + piece.length > maxBytes) break;
-    size += piece.length;
+    // Bytes as sent (UTF-8), not characters: '€' is three.
+    const bytes = Buffer.byteLength(piece);
+    if (size + bytes > maxBytes) break;
+    size += bytes;
     pieces.push(piece);
   }
   const rowsShown = pieces.length;
