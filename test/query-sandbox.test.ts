@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import {
   forEachEngine,
   getJson,
@@ -139,6 +140,47 @@ forEachEngine((engine) => {
         );
         assert.equal(status, 200, JSON.stringify(body));
         assert.deepEqual(body.rows, [{ v: expected }]);
+      });
+    }
+
+    if (engine === 'postgres') {
+      test('PostgreSQL: a statement that ends its own backend is an error answer; the next runs', async () => {
+        const ended = await getJson(
+          service.app,
+          query('SELECT pg_terminate_backend(pg_backend_pid())'),
+        );
+        assert.ok([400, 503].includes(ended.status), `${ended.status}`);
+        assert.equal(ended.body.status, 'error');
+        const next = await getJson(service.app, query('SELECT 1 AS one'));
+        assert.equal(next.status, 200);
+        assert.deepEqual(next.body.rows, [{ one: 1 }]);
+      });
+
+      test('PostgreSQL: nothing a statement takes in its session outlives it', async () => {
+        // 7351002 is the ingest lease (migrations.ts): a statement could otherwise keep it.
+        const taken = await getJson(
+          service.app,
+          query(
+            "SELECT pg_advisory_lock(7351002) IS NULL AS locked, set_config('work_mem', '1GB', false) AS w",
+          ),
+        );
+        assert.equal(taken.status, 200);
+        const client = new pg.Client({ connectionString: service.location });
+        await client.connect();
+        try {
+          const { rows } = await client.query('SELECT pg_try_advisory_lock(7351002) AS free');
+          assert.equal(rows[0].free, true);
+          await client.query('SELECT pg_advisory_unlock(7351002)');
+        } finally {
+          await client.end();
+        }
+        for (let index = 0; index < 4; index++) {
+          const { body } = await getJson(
+            service.app,
+            query("SELECT current_setting('work_mem') AS w"),
+          );
+          assert.notEqual(body.rows[0].w, '1GB');
+        }
       });
     }
 

@@ -164,6 +164,13 @@ export class PostgresSandbox {
     } catch (error) {
       throw new SandboxUnavailable(`the database cannot be reached: ${(error as Error).message}`);
     }
+    // A statement may end its own backend (pg_terminate_backend(pg_backend_pid())), or another
+    // worker's: the connection's error then arrives here, not as the process's end.
+    let broken = false;
+    const onError = (): void => {
+      broken = true;
+    };
+    client.on('error', onError);
     const pid = (client as unknown as { processID: number }).processID;
     let timedOut = false;
     let finished = false;
@@ -183,7 +190,7 @@ export class PostgresSandbox {
     }, remaining);
     try {
       await client.query('BEGIN READ ONLY');
-      return await this.read(client, sql, limits);
+      return await this.read(client, sql, limits, () => broken);
     } catch (error) {
       if (timedOut) throw new SandboxTimeout('the query was stopped at the time limit');
       const code = (error as { code?: string }).code;
@@ -194,11 +201,17 @@ export class PostgresSandbox {
     } finally {
       clearTimeout(timer);
       try {
+        if (broken) throw new Error('the connection broke');
         await client.query('ROLLBACK');
+        // What a statement can leave in its session past the rollback: advisory locks (which
+        // would hold the ingest lease or the migrations' lock), settings made with set_config.
+        await client.query('DISCARD ALL');
         finished = true;
+        client.off('error', onError);
         client.release();
       } catch {
         finished = true;
+        client.off('error', onError);
         client.release(true);
       }
     }
@@ -208,6 +221,7 @@ export class PostgresSandbox {
     client: pg.PoolClient,
     sql: string,
     limits: SandboxLimits,
+    broken: () => boolean,
   ): Promise<QueryResultSet> {
     const statement = sql.trim().replace(/;\s*$/, '');
     // Each row is measured in the backend and refused there when it is too large to send.
@@ -221,6 +235,7 @@ export class PostgresSandbox {
     let columns: string[] = [];
     let bytes = 0;
     let cut: QueryResultSet['cut'] = null;
+    let failed = false;
     try {
       for (;;) {
         const { batch, fields } = await new Promise<{ batch: unknown[][]; fields: string[] }>(
@@ -252,8 +267,13 @@ export class PostgresSandbox {
         }
         if (cut) break;
       }
+    } catch (error) {
+      // The statement failed: its portal is gone, and on a connection that broke a close would
+      // wait for an answer that never comes.
+      failed = true;
+      throw error;
     } finally {
-      await new Promise<void>((resolve) => cursor.close(() => resolve()));
+      if (!failed && !broken()) await new Promise<void>((resolve) => cursor.close(() => resolve()));
     }
     return { columns, rows, cut };
   }
