@@ -156,13 +156,11 @@ forEachEngine((engine) => {
         assert.deepEqual(next.body.rows, [{ one: 1 }]);
       });
 
-      test('PostgreSQL: nothing a statement takes in its session outlives it', async () => {
+      test('PostgreSQL: an advisory lock a statement takes does not outlive it', async () => {
         // 7351002 is the ingest lease (migrations.ts): a statement could otherwise keep it.
         const taken = await getJson(
           service.app,
-          query(
-            "SELECT pg_advisory_lock(7351002) IS NULL AS locked, set_config('work_mem', '1GB', false) AS w",
-          ),
+          query('SELECT pg_advisory_lock(7351002) IS NULL AS locked'),
         );
         assert.equal(taken.status, 200);
         const client = new pg.Client({ connectionString: service.location });
@@ -174,13 +172,23 @@ forEachEngine((engine) => {
         } finally {
           await client.end();
         }
-        for (let index = 0; index < 4; index++) {
-          const { body } = await getJson(
-            service.app,
-            query("SELECT current_setting('work_mem') AS w"),
-          );
-          assert.notEqual(body.rows[0].w, '1GB');
+      });
+
+      test('PostgreSQL: a statement cannot raise its own settings (work_mem) with set_config', async () => {
+        for (const sql of [
+          "SELECT set_config('work_mem', '1GB', false)",
+          "SELECT pg_catalog.\"SET_CONFIG\"('work_mem', '1GB', true)",
+          "SELECT U&\"set\\005fconfig\"('work_mem', '1GB', true)",
+        ]) {
+          const { status, body } = await getJson(service.app, query(sql));
+          assert.equal(status, 400, sql);
+          assert.match(body.error, /set_config is not allowed|Unicode-escaped names/, sql);
         }
+        const { body } = await getJson(
+          service.app,
+          query("SELECT current_setting('work_mem') AS w"),
+        );
+        assert.equal(body.rows[0].w, '16MB');
       });
     }
 

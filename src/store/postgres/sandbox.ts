@@ -154,6 +154,7 @@ export class PostgresSandbox {
   }
 
   async run(sql: string, limits: SandboxLimits): Promise<QueryResultSet> {
+    assertNoSettings(sql);
     await this.start();
     if (!this.pool) throw new SandboxUnavailable(this.problem ?? 'the query sandbox is not ready');
     const remaining = limits.deadline - Date.now();
@@ -280,6 +281,21 @@ export class PostgresSandbox {
 
   async close(): Promise<void> {
     await this.pool?.end().catch(() => undefined);
+  }
+}
+
+/**
+ * PostgreSQL lets every role call set_config, so a statement could raise its own work_mem past
+ * the role's 16MB (and sort gigabytes in the shared database's memory). Its name is refused in
+ * the text, in any case, quoted or not; and so are Unicode-escaped names (U&"..."), which could
+ * spell it otherwise.
+ */
+function assertNoSettings(sql: string): void {
+  if (sql.toLowerCase().replaceAll('"', '').includes('set_config')) {
+    throw new SandboxRejection("set_config is not allowed: the settings are the query role's");
+  }
+  if (/u&"/i.test(sql)) {
+    throw new SandboxRejection('Unicode-escaped names (U&"...") are not allowed');
   }
 }
 
