@@ -1,5 +1,3 @@
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
 import type { Env } from './env.js';
 import {
   UsageError,
@@ -13,7 +11,12 @@ import {
 import { copyStore } from './copy-store.js';
 import { SOURCES, findSource } from './sources/registry.js';
 import { ingestSource } from './ingest/ingest-source.js';
-import { ImportError, importFile, type ImportSummary } from './import/import-file.js';
+import {
+  ImportError,
+  importFile,
+  importableSize,
+  type ImportSummary,
+} from './import/import-file.js';
 import { ProgressLine, megabytes, seconds, type ProgressStream } from './progress.js';
 import { serve } from './server.js';
 import { openServiceStore } from './service-store.js';
@@ -124,9 +127,12 @@ async function runImport(args: string[], env: Env, output: CommandOutput): Promi
   // database (and migrates none).
   const files: string[] = [];
   for (const file of config.files) {
-    const problem = await unreadableFileProblem(file);
-    if (problem) output.stderr.write(`fxrates: ${file}: ${problem}\n`);
-    else files.push(file);
+    try {
+      await importableSize(file);
+      files.push(file);
+    } catch (error) {
+      output.stderr.write(`fxrates: ${(error as Error).message}\n`);
+    }
   }
   let failures = config.files.length - files.length;
   if (files.length === 0) return 1;
@@ -157,22 +163,6 @@ async function runImport(args: string[], env: Env, output: CommandOutput): Promi
     await store.close();
   }
   return failures > 0 ? 1 : 0;
-}
-
-/** Why `file` cannot be imported at all (missing, not a file, not readable), or undefined. */
-async function unreadableFileProblem(file: string): Promise<string | undefined> {
-  try {
-    const info = await stat(file);
-    if (info.isDirectory()) return 'is a directory, not a file';
-    if (!info.isFile()) return 'is not a regular file';
-    await access(file, constants.R_OK);
-    return undefined;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'no such file';
-    if (code === 'EACCES') return 'not readable (permission denied)';
-    return (error as Error).message;
-  }
 }
 
 /** The one line that says what an import did. */

@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import { addDays, utcDateOf } from '../dates.js';
 import { findSource } from '../sources/registry.js';
 import type { Observation, Store, WriteCounts } from '../store/store.js';
@@ -99,6 +100,27 @@ export function parseImport(text: string): {
 }
 
 /**
+ * The size of the file at `path`, or an ImportError that says why it cannot be imported at all:
+ * missing, not a regular file, not readable. `fxrates import` asks this of every file before it
+ * opens the store, so that such input creates no database.
+ */
+export async function importableSize(path: string): Promise<number> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new ImportError(`${path}: is a directory, not a file`);
+    if (!info.isFile()) throw new ImportError(`${path}: is not a regular file`);
+    await access(path, constants.R_OK);
+    return info.size;
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ImportError(`${path}: no such file`);
+    if (code === 'EACCES') throw new ImportError(`${path}: not readable (permission denied)`);
+    throw new ImportError(`${path}: ${(error as Error).message}`);
+  }
+}
+
+/**
  * Imports one file, read as a stream in batches, in one transaction: a malformed row anywhere
  * stores nothing of the file. Memory stays flat whatever the size of the file.
  */
@@ -107,14 +129,8 @@ export async function importFile(
   path: string,
   options: ImportOptions = {},
 ): Promise<ImportSummary> {
-  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    throw new ImportError(
-      error.code === 'ENOENT' ? `${path}: no such file` : `${path}: ${error.message}`,
-    );
-  });
-  if (info.isDirectory()) throw new ImportError(`${path}: is a directory, not a file`);
-  if (!info.isFile()) throw new ImportError(`${path}: is not a regular file`);
-  const input = await openImportInput(path, info.size).catch((error: NodeJS.ErrnoException) => {
+  const size = await importableSize(path);
+  const input = await openImportInput(path, size).catch((error: NodeJS.ErrnoException) => {
     if (error instanceof ImportError) throw error;
     throw new ImportError(`${path}: ${error.message}`);
   });
