@@ -157,6 +157,19 @@ export interface SandboxLimits {
   maxBytes: number;
 }
 
+/**
+ * A store opened read-only is never migrated: it must hold all `total` schema steps. None
+ * applied is no fxrates database; fewer, one to open once with serve or ingest first.
+ */
+export function assertCurrentSchema(description: string, applied: number, total: number): void {
+  if (applied === 0) throw new Error(`${description} holds no fxrates database`);
+  if (applied < total) {
+    throw new Error(
+      `${description} holds an fxrates database of an older schema (${applied} of ${total} steps); open it once with fxrates serve or ingest to migrate it`,
+    );
+  }
+}
+
 /** Raised by `runSandboxed` for statements the sandbox refuses or cannot run (HTTP 400). */
 export class SandboxRejection extends Error {}
 /** Raised by `runSandboxed` when a statement is stopped at the time limit (HTTP 503). */

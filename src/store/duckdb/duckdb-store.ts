@@ -12,6 +12,7 @@ import { stringLiteral } from '../../resolve/sql-literal.js';
 import {
   DEFAULT_MEMORY_LIMIT,
   DEFAULT_SANDBOX_SETTINGS,
+  assertCurrentSchema,
   type Catalog,
   type ColumnBatch,
   type IngestLease,
@@ -144,36 +145,30 @@ export class DuckDBStore implements Store {
     return store;
   }
 
+  /** How many tables the file holds, whether fxrates' meta table is one, and the steps applied. */
+  private async schemaState(): Promise<{ tables: number; hasMeta: boolean; applied: number }> {
+    const reader = await this.writer.runAndReadAll(
+      "SELECT count(*), count(*) FILTER (table_name = 'meta') FROM information_schema.tables",
+    );
+    const [tables, meta] = reader.getRows()[0]!.map(Number) as [number, number];
+    const applied = meta > 0 ? Number((await this.metaValue('schema_version')) ?? 0) : 0;
+    return { tables, hasMeta: meta > 0, applied };
+  }
+
   /** Opened read-only, the schema is not migrated: it must be there, up to date. */
   private async checkSchema(): Promise<void> {
-    const reader = await this.writer.runAndReadAll(
-      "SELECT count(*) FROM information_schema.tables WHERE table_name = 'meta'",
-    );
-    const steps =
-      Number(reader.getRows()[0]![0]) > 0
-        ? Number((await this.metaValue('schema_version')) ?? 0)
-        : 0;
-    if (steps === 0) throw new Error(`${this.description} holds no fxrates database`);
-    if (steps < MIGRATIONS.length) {
-      throw new Error(
-        `${this.description} holds an fxrates database of an older schema (${steps} of ${MIGRATIONS.length} steps); open it once with fxrates serve or ingest to migrate it`,
-      );
-    }
+    assertCurrentSchema(this.description, (await this.schemaState()).applied, MIGRATIONS.length);
   }
 
   private async migrate(): Promise<void> {
+    const { tables, hasMeta, applied } = await this.schemaState();
     // Another program's database is left as it is: fxrates writes only into a new file or its own.
-    const reader = await this.writer.runAndReadAll(
-      "SELECT count(*) FILTER (table_name = 'meta'), count(*) FROM information_schema.tables",
-    );
-    const [meta, tables] = reader.getRows()[0]!.map(Number) as [number, number];
-    if (meta === 0 && tables > 0) {
+    if (!hasMeta && tables > 0) {
       throw new Error(`${this.description} holds tables, but no fxrates database`);
     }
     await this.writer.run(
       'CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT NOT NULL)',
     );
-    const applied = Number((await this.metaValue('schema_version')) ?? 0);
     for (let step = applied; step < MIGRATIONS.length; step++) {
       await this.inTransaction(async () => {
         await this.writer.run(MIGRATIONS[step]!);

@@ -2,6 +2,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import {
   DEFAULT_SANDBOX_SETTINGS,
+  assertCurrentSchema,
   type Catalog,
   type ColumnBatch,
   type IngestState,
@@ -378,13 +379,7 @@ async function checkSchema(client: pg.PoolClient, url: string): Promise<void> {
           .rows[0]!.done,
       )
     : 0;
-  const where = `PostgreSQL ${redactUrl(url)}`;
-  if (steps === 0) throw new Error(`${where} holds no fxrates database`);
-  if (steps < MIGRATIONS.length) {
-    throw new Error(
-      `${where} holds an fxrates database of an older schema (${steps} of ${MIGRATIONS.length} steps); open it once with fxrates serve or ingest to migrate it`,
-    );
-  }
+  assertCurrentSchema(`PostgreSQL ${redactUrl(url)}`, steps, MIGRATIONS.length);
 }
 
 /** Applies the missing schema steps, one replica at a time. */
