@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeRates } from '../format/rate-writers.js';
 import { collectText } from '../http/response-cache.js';
@@ -116,12 +117,7 @@ async function sendRates(
     if (etagMatches(request.headers['if-none-match'], stored.etag)) return reply.code(304).send();
     return reply.send(stored.body);
   }
-  // A client that goes away before its answer is sent: windows still waiting for their turn
-  // are not computed for nobody.
-  const gone = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort(new Error('the client went away'));
-  });
+  const gone = plan.ranged ? whenGone(reply.raw) : undefined;
   const body = (): AsyncIterable<string> =>
     writeRates(
       format,
@@ -129,7 +125,7 @@ async function sendRates(
       rateRows(store, plan.statements, {
         ranged: plan.ranged,
         aggregated: plan.params.aggregation !== 'day',
-        signal: gone.signal,
+        signal: gone,
       }),
       plan.writer,
     );
@@ -187,7 +183,7 @@ async function sendRates(
 async function* rateRows(
   store: Store,
   statements: readonly string[],
-  { ranged, aggregated, signal }: { ranged: boolean; aggregated: boolean; signal: AbortSignal },
+  { ranged, aggregated, signal }: { ranged: boolean; aggregated: boolean; signal?: AbortSignal },
 ): AsyncIterable<RateBatch> {
   if (!ranged) {
     for (const batch of await store.readColumns(statements[0]!)) yield rateBatchOf(batch);
@@ -200,6 +196,19 @@ async function* rateRows(
   } finally {
     rangeAnswers--;
   }
+}
+
+/**
+ * Aborts when the client goes away before its answer is sent: a range's windows still waiting
+ * for their turn are then not computed for nobody. (A one-date answer is one statement: nothing
+ * to spare.)
+ */
+function whenGone(response: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) gone.abort(new Error('the client went away'));
+  });
+  return gone.signal;
 }
 
 /**
@@ -232,7 +241,7 @@ async function* windowRows(
   store: Store,
   statements: readonly string[],
   windowsAhead: number,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
 ): AsyncIterable<RateBatch> {
   const start = (sql: string): StartedRows => {
     const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
