@@ -190,6 +190,11 @@ forEachEngine((engine) => {
       });
       assert.equal(br.headers['content-encoding'], 'br');
       assert.equal(brotliDecompressSync(br.rawPayload).toString(), plain.body);
+      // A window of at most 256 KiB: what a stream being compressed holds, on each side.
+      assert.ok(
+        brotliWindowBits(br.rawPayload) <= 18,
+        `window of 2^${brotliWindowBits(br.rawPayload)}`,
+      );
       const gzip = await service.app.inject({
         url: '/v1/exchangerate/all',
         headers: { 'accept-encoding': 'gzip' },
@@ -246,3 +251,18 @@ forEachEngine((engine) => {
     });
   });
 });
+
+/** The window size (WBITS) a brotli stream declares in its first bits (RFC 7932, 9.1). */
+function brotliWindowBits(stream: Buffer): number {
+  let bit = 0;
+  const read = (count: number): number => {
+    let value = 0;
+    for (let i = 0; i < count; i++, bit++) value |= ((stream[bit >> 3]! >> (bit & 7)) & 1) << i;
+    return value;
+  };
+  if (read(1) === 0) return 16;
+  const n = read(3);
+  if (n !== 0) return 17 + n;
+  const m = read(3);
+  return m === 0 ? 17 : 8 + m;
+}
