@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeRates } from '../format/rate-writers.js';
 import { collectText } from '../http/response-cache.js';
 import { HistoryCoverage } from '../resolve/history-coverage.js';
 import type { RateBatch } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
-import type { Catalog, ColumnBatch, Store } from '../store/store.js';
+import { unavailable } from '../errors.js';
+import { EngineOutOfMemory, type Catalog, type ColumnBatch, type Store } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { Turns } from '../turns.js';
 import { etagMatches } from '../http/caching.js';
@@ -186,7 +188,19 @@ async function* rateRows(
   { ranged, aggregated, signal }: { ranged: boolean; aggregated: boolean; signal?: AbortSignal },
 ): AsyncIterable<RateBatch> {
   if (!ranged) {
-    for (const batch of await store.readColumns(statements[0]!)) yield rateBatchOf(batch);
+    let batches: ColumnBatch[];
+    try {
+      batches = await whenMemoryAllows(() => store.readColumns(statements[0]!));
+    } catch (error) {
+      if (error instanceof EngineOutOfMemory) {
+        throw unavailable(
+          "the engine's memory is taken by long answers being read; try again shortly",
+          5,
+        );
+      }
+      throw error;
+    }
+    for (const batch of batches) yield rateBatchOf(batch);
     return;
   }
   rangeAnswers++;
@@ -244,11 +258,13 @@ async function* windowRows(
   signal: AbortSignal | undefined,
 ): AsyncIterable<RateBatch> {
   const start = (sql: string): StartedRows => {
-    const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
-    const first = computing.run(() => rows.next(), signal);
+    const first = whenMemoryAllows(async () => {
+      const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
+      return { rows, batch: await computing.run(() => rows.next(), signal) };
+    }, signal);
     // A client that goes away stops the answer: a window started ahead then fails unheard.
     first.catch(() => undefined);
-    return { rows, first };
+    return { first };
   };
   // Windows started and not yet written, in order; the first is the one being written.
   const started: StartedRows[] = [];
@@ -263,13 +279,10 @@ async function* windowRows(
     // next left a processor idle meanwhile (PostgreSQL computes each statement on one).
     startUpTo(windowsWanted());
     while (started.length > 0) {
-      const current = started[0]!;
-      let batch = await current.first;
+      const current = await started[0]!.first;
       startUpTo(windowsWanted());
-      while (!batch.done) {
+      for (let batch = current.batch; !batch.done; batch = await current.rows.next())
         yield rateBatchOf(batch.value);
-        batch = await current.rows.next();
-      }
       started.shift();
       startUpTo(1);
     }
@@ -277,16 +290,66 @@ async function* windowRows(
     // Stopped early (or failed): the statements still open give their connections back.
     for (const open of started) {
       await open.first.then(
-        () => open.rows.return?.(),
+        ({ rows }) => rows.return?.(),
         () => undefined,
       );
     }
   }
 }
 
+/** A window's statement once it has run: its rows, the first batch read. */
 interface StartedRows {
-  rows: AsyncIterator<ColumnBatch>;
-  first: Promise<IteratorResult<ColumnBatch>>;
+  first: Promise<{ rows: AsyncIterator<ColumnBatch>; batch: IteratorResult<ColumnBatch> }>;
+}
+
+/**
+ * How long a statement waits, in all, for the engine's memory. Many long answers read slowly
+ * (or compressed) at once each hold a window's rows in the engine until their clients have
+ * read them; past the engine's memory limit, the next statement fails. It returned nothing, so
+ * it runs again as those answers give memory back, instead of cutting its answer short.
+ */
+const MEMORY_WAIT_MS = 30_000;
+
+/** Statements waiting for memory take turns, in order of arrival: the longest waiting runs first. */
+const memoryQueue = new Turns(1);
+
+/**
+ * Runs `attempt`, and after an EngineOutOfMemory again, in its turn: in 50 ms, then twice as
+ * long each time (at most 1 s), until MEMORY_WAIT_MS have passed.
+ */
+async function whenMemoryAllows<T>(attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  let failure: EngineOutOfMemory;
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!(error instanceof EngineOutOfMemory)) throw error;
+    failure = error;
+  }
+  const since = Date.now();
+  const deadline = AbortSignal.timeout(MEMORY_WAIT_MS);
+  try {
+    await memoryQueue.take(signal ? AbortSignal.any([signal, deadline]) : deadline);
+  } catch (error) {
+    throw deadline.aborted && !signal?.aborted ? failure : error;
+  }
+  try {
+    for (
+      let wait = 50;
+      Date.now() - since + wait <= MEMORY_WAIT_MS;
+      wait = Math.min(2 * wait, 1_000)
+    ) {
+      await sleep(wait, undefined, { signal });
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!(error instanceof EngineOutOfMemory)) throw error;
+        failure = error;
+      }
+    }
+    throw failure;
+  } finally {
+    memoryQueue.give();
+  }
 }
 
 /** The statement's columns as a rate batch: date, symbol, source, symbol_rate, base_rate, observation_time (rates-sql.ts). */

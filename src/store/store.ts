@@ -170,6 +170,13 @@ export function assertCurrentSchema(description: string, applied: number, total:
   }
 }
 
+/**
+ * A statement stopped at the engine's memory limit, reached by the statements of other answers
+ * holding their rows until their clients have read them. Raised before its first rows, the same
+ * statement can run once they have given memory back.
+ */
+export class EngineOutOfMemory extends Error {}
+
 /** Raised by `runSandboxed` for statements the sandbox refuses or cannot run (HTTP 400). */
 export class SandboxRejection extends Error {}
 /** Raised by `runSandboxed` when a statement is stopped at the time limit (HTTP 503). */

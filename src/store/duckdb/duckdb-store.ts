@@ -12,6 +12,7 @@ import { stringLiteral } from '../../resolve/sql-literal.js';
 import {
   DEFAULT_MEMORY_LIMIT,
   DEFAULT_SANDBOX_SETTINGS,
+  EngineOutOfMemory,
   assertCurrentSchema,
   type Catalog,
   type ColumnBatch,
@@ -58,6 +59,7 @@ const MAX_IDLE_READERS = 8;
 
 /** DuckDB reports these when a database can no longer be used by this process. */
 const FATAL = /FATAL Error|database has been invalidated/i;
+const OUT_OF_MEMORY = /^Out of Memory Error/;
 
 /**
  * The embedded store. Untrusted SQL never runs in this process (see sandbox.ts); the instance
@@ -236,12 +238,18 @@ export class DuckDBStore implements Store {
     return this.sandboxSettings.workers;
   }
 
-  /** Runs `work`, telling the owner when the engine reports the database unusable. */
+  /**
+   * Runs `work`, telling the owner when the engine reports the database unusable; a statement
+   * stopped at the memory limit is an EngineOutOfMemory.
+   */
   private async guarded<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
       if (error instanceof Error && FATAL.test(error.message)) this.options.onFatal?.(error);
+      if (error instanceof Error && OUT_OF_MEMORY.test(error.message)) {
+        throw new EngineOutOfMemory(firstLine(error), { cause: error });
+      }
       throw error;
     }
   }

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { addDays } from '../src/dates.js';
+import { EngineOutOfMemory, type ColumnBatch } from '../src/store/store.js';
+import { observation, startService, type TestService } from './support/harness.js';
+
+/**
+ * Long answers read slowly each hold a window's rows in the engine. Past DuckDB's memory limit
+ * the next statement fails; an answer then waits for memory instead of being cut short.
+ */
+
+const SYMBOLS = Array.from({ length: 30 }, (_, index) =>
+  String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 88),
+);
+
+describe('answers under the engine memory limit', () => {
+  let service: TestService;
+  let whole: string;
+
+  before(async () => {
+    service = await startService(
+      { today: () => '2024-06-01', rowsPerWindow: 20_000 },
+      { memoryLimit: '64MB', threads: 1 },
+    );
+    const rows = [];
+    for (let day = 0; day < 2_000; day++) {
+      const date = addDays('2018-01-01', day);
+      for (const [index, symbol] of SYMBOLS.entries())
+        rows.push(observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999));
+      rows.push(observation('ecb', 'USD', `${date}T15:00:00Z`, 1.1 + day / 99_999));
+    }
+    await service.store.writeObservations(rows);
+    whole = (await service.app.inject('/v1/exchangerate/all')).body;
+  });
+  after(() => service?.close());
+
+  test('a long answer waits for memory held by other answers, and comes whole', async () => {
+    const sql = JSON.parse(
+      (await service.app.inject('/v1/exchangerate/all?show_query=true')).body,
+    ).query.replace(/^\/\*.*\*\/\n/, '');
+    // Windows held open, as by clients that read slowly, until the engine has no memory left.
+    const holders: AsyncIterator<ColumnBatch>[] = [];
+    let full = false;
+    while (!full && holders.length < 100) {
+      const rows = service.store.streamColumns(sql)[Symbol.asyncIterator]();
+      try {
+        await rows.next();
+        holders.push(rows);
+      } catch (error) {
+        assert.ok(error instanceof EngineOutOfMemory, String(error));
+        full = true;
+      }
+    }
+    assert.ok(full && holders.length > 0, `${holders.length} windows held, memory full: ${full}`);
+    const answer = service.app.inject('/v1/exchangerate/all');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Their clients read on, to the end.
+    for (const rows of holders) while (!(await rows.next()).done);
+    const response = await answer;
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.body.length, whole.length);
+    assert.equal(response.body, whole);
+  });
+});
