@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addDays } from '../src/dates.js';
 import { EngineOutOfMemory, type ColumnBatch } from '../src/store/store.js';
-import { observation, startService, type TestService } from './support/harness.js';
+import { observation, readRows, startService, type TestService } from './support/harness.js';
 
 /**
  * Long answers read slowly each hold a window's rows in the engine. Past DuckDB's memory limit
@@ -34,24 +34,32 @@ describe('answers under the engine memory limit', () => {
   });
   after(() => service?.close());
 
-  test('a long answer waits for memory held by other answers, and comes whole', async () => {
+  /** Window statements held open, as by clients that read slowly, until the engine refuses one. */
+  async function holdUntilFull(): Promise<AsyncIterator<ColumnBatch>[]> {
     const sql = JSON.parse(
       (await service.app.inject('/v1/exchangerate/all?show_query=true')).body,
     ).query.replace(/^\/\*.*\*\/\n/, '');
-    // Windows held open, as by clients that read slowly, until the engine has no memory left.
     const holders: AsyncIterator<ColumnBatch>[] = [];
-    let full = false;
-    while (!full && holders.length < 100) {
+    for (;;) {
       const rows = service.store.streamColumns(sql)[Symbol.asyncIterator]();
       try {
         await rows.next();
         holders.push(rows);
       } catch (error) {
         assert.ok(error instanceof EngineOutOfMemory, String(error));
-        full = true;
+        assert.ok(holders.length > 0);
+        return holders;
       }
     }
-    assert.ok(full && holders.length > 0, `${holders.length} windows held, memory full: ${full}`);
+  }
+
+  const engineMemory = async (): Promise<number> =>
+    Number(
+      (await readRows(service.store, 'SELECT sum(memory_usage_bytes) FROM duckdb_memory()'))[0]![0],
+    );
+
+  test('a long answer waits for memory held by other answers, and comes whole', async () => {
+    const holders = await holdUntilFull();
     const answer = service.app.inject('/v1/exchangerate/all');
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Their clients read on, to the end.
@@ -59,6 +67,17 @@ describe('answers under the engine memory limit', () => {
     const response = await answer;
     assert.equal(response.statusCode, 200);
     assert.equal(response.body.length, whole.length);
+    assert.equal(response.body, whole);
+  });
+
+  test('answers whose clients went away give their memory back at once', async () => {
+    const idle = await engineMemory();
+    const holders = await holdUntilFull();
+    const full = await engineMemory();
+    for (const rows of holders) await rows.return?.();
+    const after = await engineMemory();
+    assert.ok(after - idle < (full - idle) / 4, `idle ${idle}, full ${full}, after ${after}`);
+    const response = await service.app.inject('/v1/exchangerate/all');
     assert.equal(response.body, whole);
   });
 });

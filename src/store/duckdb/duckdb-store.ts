@@ -329,8 +329,16 @@ export class DuckDBStore implements Store {
       }
       finished = true;
     } finally {
-      // A reader that stopped early lets the fetch under way end before the connection closes.
+      // A reader that stopped early (a client that went away) lets the fetch under way end. The
+      // stream then still holds the statement's working memory, closed connection or not, until
+      // the JavaScript collector frees its result: a next statement on the connection ends it
+      // now (about 11 MB for a window of 60,000 rows), and the connection serves again.
       await next?.catch(() => undefined);
+      if (!finished && !this.closing)
+        finished = await connection.run('SELECT 1').then(
+          () => true,
+          () => false,
+        );
       this.release(connection, finished);
     }
   }
@@ -339,7 +347,7 @@ export class DuckDBStore implements Store {
     return this.idleReaders.pop() ?? (await this.instance.connect());
   }
 
-  /** A connection whose statement ran to its end serves the next one; others are closed. */
+  /** A connection free of its statement serves the next one; others are closed. */
   private release(connection: DuckDBConnection, finished: boolean): void {
     if (finished && !this.closing && this.idleReaders.length < MAX_IDLE_READERS)
       this.idleReaders.push(connection);
