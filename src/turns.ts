@@ -3,6 +3,11 @@ export class Turns {
   private readonly waiting: (() => void)[] = [];
   constructor(private free: number) {}
 
+  /** Whether a turn is taken or waited for: a newcomer would not get one at once. */
+  get busy(): boolean {
+    return this.free === 0 || this.waiting.length > 0;
+  }
+
   /** Waits for a turn; when `signal` aborts first, stops waiting and throws its reason. */
   async take(signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();

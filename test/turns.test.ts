@@ -25,4 +25,17 @@ describe('taking turns', () => {
     await assert.rejects(turns.take(gone.signal), /gone before it asked/);
     await turns.take(); // the one turn is still free
   });
+
+  test('busy while a turn is taken or waited for, so that newcomers queue behind', async () => {
+    const turns = new Turns(1);
+    assert.equal(turns.busy, false);
+    await turns.take();
+    assert.equal(turns.busy, true);
+    const waiting = turns.take();
+    turns.give(); // to the one waiting
+    await waiting;
+    assert.equal(turns.busy, true);
+    turns.give();
+    assert.equal(turns.busy, false);
+  });
 });

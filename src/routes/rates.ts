@@ -190,7 +190,10 @@ async function* rateRows(
   if (!ranged) {
     let batches: ColumnBatch[];
     try {
-      batches = await whenMemoryAllows(() => store.readColumns(statements[0]!));
+      batches = await whenMemoryAllows(
+        () => store.readColumns(statements[0]!),
+        ONE_DATE_MEMORY_WAIT_MS,
+      );
     } catch (error) {
       if (error instanceof EngineOutOfMemory) {
         throw unavailable(
@@ -257,21 +260,28 @@ async function* windowRows(
   windowsAhead: number,
   signal: AbortSignal | undefined,
 ): AsyncIterable<RateBatch> {
-  const start = (sql: string): StartedRows => {
-    const first = whenMemoryAllows(async () => {
-      const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
-      return { rows, batch: await computing.run(() => rows.next(), signal) };
-    }, signal);
+  // Ends what is still waiting (for a turn, for memory) when the answer ends, however it ends.
+  const ended = new AbortController();
+  const stop = signal ? AbortSignal.any([signal, ended.signal]) : ended.signal;
+  const run = async (sql: string): Promise<RanWindow> => {
+    const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
+    return { rows, batch: await computing.run(() => rows.next(), stop) };
+  };
+  // The window being written waits for memory when the engine has none left; a window started
+  // ahead tries once, and when it failed for memory, it waits in its turn once it is the one
+  // being written (waiting ahead would hold a turn, and memory, for rows not wanted yet).
+  const start = (sql: string, current: boolean): StartedRows => {
+    const first = current ? whenMemoryAllows(() => run(sql), MEMORY_WAIT_MS, stop) : run(sql);
     // A client that goes away stops the answer: a window started ahead then fails unheard.
     first.catch(() => undefined);
-    return { first };
+    return { sql, first, waits: current };
   };
   // Windows started and not yet written, in order; the first is the one being written.
   const started: StartedRows[] = [];
   let nextIndex = 0;
   const startUpTo = (count: number): void => {
     while (started.length < count && nextIndex < statements.length)
-      started.push(start(statements[nextIndex++]!));
+      started.push(start(statements[nextIndex++]!, started.length === 0));
   };
   try {
     const windowsWanted = (): number => 1 + (rangeAnswers <= READ_AHEAD_UP_TO ? windowsAhead : 0);
@@ -279,7 +289,11 @@ async function* windowRows(
     // next left a processor idle meanwhile (PostgreSQL computes each statement on one).
     startUpTo(windowsWanted());
     while (started.length > 0) {
-      const current = await started[0]!.first;
+      const current = await started[0]!.first.catch((error: unknown) => {
+        if (started[0]!.waits || !(error instanceof EngineOutOfMemory)) throw error;
+        started[0] = start(started[0]!.sql, true);
+        return started[0].first;
+      });
       startUpTo(windowsWanted());
       for (let batch = current.batch; !batch.done; batch = await current.rows.next())
         yield rateBatchOf(batch.value);
@@ -287,6 +301,7 @@ async function* windowRows(
       startUpTo(1);
     }
   } finally {
+    ended.abort(new Error('the answer ended'));
     // Stopped early (or failed): the statements still open give their connections back.
     for (const open of started) {
       await open.first.then(
@@ -298,55 +313,71 @@ async function* windowRows(
 }
 
 /** A window's statement once it has run: its rows, the first batch read. */
+interface RanWindow {
+  rows: AsyncIterator<ColumnBatch>;
+  batch: IteratorResult<ColumnBatch>;
+}
+
 interface StartedRows {
-  first: Promise<{ rows: AsyncIterator<ColumnBatch>; batch: IteratorResult<ColumnBatch> }>;
+  sql: string;
+  first: Promise<RanWindow>;
+  /** Whether it waits for memory (the window being written), or tries once (one ahead). */
+  waits: boolean;
 }
 
 /**
- * How long a statement waits, in all, for the engine's memory. Many long answers read slowly
- * (or compressed) at once each hold a window's rows in the engine until their clients have
- * read them; past the engine's memory limit, the next statement fails. It returned nothing, so
- * it runs again as those answers give memory back, instead of cutting its answer short.
+ * How long a window's statement waits, in all, for the engine's memory. Many long answers read
+ * slowly (or compressed) at once each hold a window's rows in the engine until their clients
+ * have read them; past the engine's memory limit, the next statement fails. It returned
+ * nothing, so it runs again as those answers give memory back, instead of cutting its answer
+ * short. A one-date statement, whose client is not watched, waits less, then gets 503.
  */
 const MEMORY_WAIT_MS = 30_000;
+const ONE_DATE_MEMORY_WAIT_MS = 5_000;
 
 /** Statements waiting for memory take turns, in order of arrival: the longest waiting runs first. */
 const memoryQueue = new Turns(1);
 
 /**
- * Runs `attempt`, and after an EngineOutOfMemory again, in its turn: in 50 ms, then twice as
- * long each time (at most 1 s), until MEMORY_WAIT_MS have passed.
+ * Runs `attempt` (at once unless statements already wait for memory), and after an
+ * EngineOutOfMemory again, in its turn: in 50 ms, then twice as long each time (at most 1 s),
+ * for at most `waitMs` in all.
  */
-async function whenMemoryAllows<T>(attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  let failure: EngineOutOfMemory;
-  try {
-    return await attempt();
-  } catch (error) {
-    if (!(error instanceof EngineOutOfMemory)) throw error;
-    failure = error;
+async function whenMemoryAllows<T>(
+  attempt: () => Promise<T>,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<T> {
+  let failure: EngineOutOfMemory | undefined;
+  if (!memoryQueue.busy) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof EngineOutOfMemory)) throw error;
+      failure = error;
+    }
   }
   const since = Date.now();
-  const deadline = AbortSignal.timeout(MEMORY_WAIT_MS);
+  const deadline = AbortSignal.timeout(waitMs);
   try {
     await memoryQueue.take(signal ? AbortSignal.any([signal, deadline]) : deadline);
   } catch (error) {
-    throw deadline.aborted && !signal?.aborted ? failure : error;
+    if (signal?.aborted) throw signal.reason;
+    throw deadline.aborted ? (failure ?? new EngineOutOfMemory('no memory came back')) : error;
   }
   try {
-    for (
-      let wait = 50;
-      Date.now() - since + wait <= MEMORY_WAIT_MS;
-      wait = Math.min(2 * wait, 1_000)
-    ) {
-      await sleep(wait, undefined, { signal });
+    // A statement that waited in the queue tries at once; one that failed waits first.
+    for (let wait = failure ? 50 : 0; Date.now() - since + wait <= waitMs;) {
+      if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => signal?.throwIfAborted());
       try {
         return await attempt();
       } catch (error) {
         if (!(error instanceof EngineOutOfMemory)) throw error;
         failure = error;
       }
+      wait = Math.min(Math.max(2 * wait, 50), 1_000);
     }
-    throw failure;
+    throw failure ?? new EngineOutOfMemory('no memory came back');
   } finally {
     memoryQueue.give();
   }
