@@ -166,6 +166,8 @@ interface Scenario {
   paths: string[];
   /** Requests before the timed ones, on the same connections. */
   warmup: string[];
+  /** Accept-Encoding of every request; none by default. */
+  encoding?: string;
 }
 
 function withQuery(path: string, ...params: string[]): string {
@@ -264,12 +266,14 @@ function timedScenarios(set: DataSet): Scenario[] {
     connections: number,
     count: number,
     query: string[],
+    encoding?: string,
   ): Scenario => ({
     id,
     label,
     connections,
     paths: repeat(paths.history(...query), count),
     warmup: [paths.history(...query)],
+    encoding,
   });
   return [
     oneDate(1, 'JPY', 'CHF'),
@@ -283,6 +287,11 @@ function timedScenarios(set: DataSet): Scenario[] {
       'aggregation=month',
       'pretty_print=false',
     ]),
+    // As most clients ask (curl --compressed, browsers, Go): each answer being compressed is in
+    // flight longer, so more of them hold a window at once. On the ECB file only (4 M: minutes).
+    ...(set.key === 'ecb'
+      ? [history('gzip@32', 'full history, pretty json, gzip', 32, COUNTS.history32, [], 'gzip')]
+      : []),
   ];
 }
 
@@ -356,12 +365,16 @@ interface Target {
   pid?: number;
 }
 
-/** GETs `path` without Accept-Encoding and resolves to the body's size; anything but 200 throws. */
-function get(agent: http.Agent, url: URL, path: string): Promise<number> {
+/**
+ * GETs `path` (without Accept-Encoding unless `encoding` is given) and resolves to the size of
+ * the body as sent; anything but 200 throws.
+ */
+function get(agent: http.Agent, url: URL, path: string, encoding?: string): Promise<number> {
   const failed = (why: string): Error => new Error(`${url.origin}${path}: ${why}`);
   return new Promise((resolve, reject) => {
+    const headers = encoding === undefined ? {} : { 'accept-encoding': encoding };
     const request = http.get(
-      { hostname: url.hostname, port: url.port, path, agent },
+      { hostname: url.hostname, port: url.port, path, agent, headers },
       (response) => {
         let bytes = 0;
         response.on('data', (chunk: Buffer) => (bytes += chunk.length));
@@ -385,6 +398,7 @@ async function drive(
   url: URL,
   paths: string[],
   clients: number,
+  encoding?: string,
 ): Promise<{ latencies: number[]; bytes: number }> {
   const latencies: number[] = [];
   let bytes = 0;
@@ -395,7 +409,7 @@ async function drive(
       const path = paths[next++]!;
       const started = performance.now();
       try {
-        bytes += await get(agent, url, path);
+        bytes += await get(agent, url, path, encoding);
       } catch (error) {
         failure ??= error;
         return;
@@ -421,16 +435,20 @@ function median(values: number[]): number {
 async function measure(target: Target, scenario: Scenario): Promise<Measurement> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: scenario.connections });
   try {
-    await drive(agent, target.url, scenario.warmup, scenario.connections);
+    await drive(agent, target.url, scenario.warmup, scenario.connections, scenario.encoding);
     const watch = target.pid === undefined ? undefined : await watchPeakMemory(target.pid);
     const stopWatching = watch ? watch.stop : async () => NaN;
     const started = performance.now();
-    const timed = await drive(agent, target.url, scenario.paths, scenario.connections).catch(
-      async (error: unknown) => {
-        await stopWatching();
-        throw error;
-      },
-    );
+    const timed = await drive(
+      agent,
+      target.url,
+      scenario.paths,
+      scenario.connections,
+      scenario.encoding,
+    ).catch(async (error: unknown) => {
+      await stopWatching();
+      throw error;
+    });
     const seconds = (performance.now() - started) / 1000;
     return {
       requests: scenario.paths.length,
@@ -775,7 +793,8 @@ async function measureAll(
   };
   // The 32 concurrent full histories come last: a server that fails them (out of memory) may
   // fail the large requests after them too.
-  const concurrentHistory = (scenario: Scenario): boolean => scenario.id === 'history@32';
+  const concurrentHistory = (scenario: Scenario): boolean =>
+    scenario.id === 'history@32' || scenario.id === 'gzip@32';
   const ordered = [
     ...timed.filter((scenario) => !concurrentHistory(scenario)),
     ...memory,
@@ -987,6 +1006,9 @@ function printRun(run: EngineRun): void {
         ...peak(id),
       ]),
       ['full history, pretty json, 32 concurrent', ...peak('history@32')],
+      ...(run.scenarios.has('gzip@32')
+        ? [['full history, pretty json, gzip, 32 concurrent', ...peak('gzip@32')]]
+        : []),
     ],
   );
   console.log(
@@ -1153,6 +1175,14 @@ function setChecks(run: EngineRun): Check[] {
       measured: peak32 === undefined ? FAILED : formatMiB(peak32),
     },
   ];
+  if (run.scenarios.has('gzip@32')) {
+    const peakGzip = run.figures.get('gzip@32')?.peakMiB;
+    checks.push({
+      figure: `peak RSS, 32 concurrent full history with gzip, MiB (${key})`,
+      target: '',
+      measured: peakGzip === undefined ? FAILED : formatMiB(peakGzip),
+    });
+  }
   for (const connections of [1, 32]) {
     const ratios = ['latest', 'hit'].map((kind) => {
       const id = `${kind}@${connections}`;
