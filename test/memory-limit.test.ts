@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { get, type ClientRequest } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { addDays } from '../src/dates.js';
 import { EngineOutOfMemory, type ColumnBatch } from '../src/store/store.js';
@@ -79,5 +81,62 @@ describe('answers under the engine memory limit', () => {
     assert.ok(after - idle < (full - idle) / 4, `idle ${idle}, full ${full}, after ${after}`);
     const response = await service.app.inject('/v1/exchangerate/all');
     assert.equal(response.body, whole);
+  });
+});
+
+describe('compressed long answers while many are in flight', () => {
+  let service: TestService;
+  let base: string;
+
+  before(async () => {
+    service = await startService({ today: () => '2024-06-01' });
+    const symbols = Array.from({ length: 100 }, (_, index) =>
+      String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 89),
+    );
+    const rows = [];
+    for (let day = 0; day < 1_500; day++) {
+      const date = addDays('2019-01-01', day);
+      for (const [index, symbol] of symbols.entries())
+        rows.push(observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999));
+    }
+    await service.store.writeObservations(rows);
+    base = await service.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(() => service?.close());
+
+  const statements = (body: string): number =>
+    Number(/run as (\d+) statements/.exec(JSON.parse(body).query)?.[1] ?? 1);
+
+  test('are cut into smaller windows, and come the same', async () => {
+    const url = '/v1/exchangerate/all?show_query=true';
+    const alone = await service.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    const windows = statements(gunzipSync(alone.rawPayload).toString());
+    assert.ok(windows > 1, `${windows} windows`);
+    // Four clients that do not read their answers (about 13 MB each) keep them in flight.
+    const held: ClientRequest[] = [];
+    await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const request = get(`${base}/v1/exchangerate/all`, (response) => {
+              response.pause();
+              resolve();
+            });
+            request.on('error', reject);
+            held.push(request);
+          }),
+      ),
+    );
+    try {
+      const compressed = await service.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+      const plain = await service.app.inject(url);
+      const crowded = gunzipSync(compressed.rawPayload).toString();
+      assert.ok(statements(crowded) > windows, `${statements(crowded)} against ${windows}`);
+      assert.equal(statements(plain.body), windows);
+      assert.deepEqual(JSON.parse(crowded).rates, JSON.parse(plain.body).rates);
+    } finally {
+      for (const request of held) request.destroy();
+    }
   });
 });
