@@ -3,9 +3,9 @@ export class Turns {
   private readonly waiting: (() => void)[] = [];
   constructor(private free: number) {}
 
-  /** Whether a turn is taken or waited for: a newcomer would not get one at once. */
+  /** Whether every turn is taken (someone may wait): a newcomer would not get one at once. */
   get busy(): boolean {
-    return this.free === 0 || this.waiting.length > 0;
+    return this.free === 0;
   }
 
   /** Waits for a turn; when `signal` aborts first, stops waiting and throws its reason. */

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { etagMatches } from './caching.js';
 
@@ -34,6 +34,24 @@ export const COMPRESSION = {
   /** Bodies shorter than this go uncompressed. */
   threshold: 1024,
 };
+
+/**
+ * Whether a long answer to a request with these headers goes compressed: it takes one of
+ * COMPRESSION's encodings (or any, `*`) with a q-value above 0, and does not opt out.
+ */
+export function answersCompressed(headers: IncomingHttpHeaders): boolean {
+  const accepted = headers['accept-encoding'];
+  if (!accepted || headers['x-no-compression'] !== undefined) return false;
+  return accepted
+    .toLowerCase()
+    .split(',')
+    .some((part) => {
+      const [name = '', ...params] = part.split(';').map((piece) => piece.trim());
+      const q = params.find((param) => param.startsWith('q='));
+      const known = name === '*' || (COMPRESSION.encodings as string[]).includes(name);
+      return known && (q === undefined || Number(q.slice(2)) > 0);
+    });
+}
 
 /**
  * Rendered answers of small requests (latest, one date), reused until the data or the day

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { writeRates } from '../format/rate-writers.js';
-import { COMPRESSION, collectText } from '../http/response-cache.js';
+import { answersCompressed, collectText } from '../http/response-cache.js';
 import { HistoryCoverage } from '../resolve/history-coverage.js';
 import type { RateBatch } from '../resolve/rate-query.js';
 import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
@@ -103,8 +103,8 @@ async function sendRates(
   const catalog = await store.catalog();
   const crowded =
     (path.endpoint === 'range' || path.endpoint === 'all') &&
-    rangeAnswersInFlight >= CROWDED &&
-    takesCompressed(request);
+    rangeAnswers >= CROWDED &&
+    answersCompressed(request.headers);
   const plan = planRateRequest(
     path,
     queryString,
@@ -124,7 +124,7 @@ async function sendRates(
     if (etagMatches(request.headers['if-none-match'], stored.etag)) return reply.code(304).send();
     return reply.send(stored.body);
   }
-  const gone = plan.ranged ? whenGone(reply.raw) : undefined;
+  const gone = plan.ranged ? trackRangeAnswer(reply.raw) : undefined;
   const body = (): AsyncIterable<string> =>
     writeRates(
       format,
@@ -211,32 +211,32 @@ async function* rateRows(
     for (const batch of batches) yield rateBatchOf(batch);
     return;
   }
-  rangeAnswers++;
-  try {
-    const ahead = aggregated ? AGGREGATED_WINDOWS_AHEAD : WINDOWS_AHEAD;
-    yield* windowRows(store, statements, ahead, signal);
-  } finally {
-    rangeAnswers--;
-  }
+  const ahead = aggregated ? AGGREGATED_WINDOWS_AHEAD : WINDOWS_AHEAD;
+  yield* windowRows(store, statements, ahead, signal);
 }
 
 /**
- * Aborts when the client goes away before its answer is sent: a range's windows still waiting
- * for their turn are then not computed for nobody. (A one-date answer is one statement: nothing
- * to spare.)
+ * Counts a range answer in `rangeAnswers` until its response closes. The signal aborts when the
+ * client goes away before the answer is sent: its windows still waiting for their turn are then
+ * not computed for nobody. (A one-date answer is one statement: nothing to spare.)
  */
-function whenGone(response: ServerResponse): AbortSignal {
+function trackRangeAnswer(response: ServerResponse): AbortSignal {
   const gone = new AbortController();
-  rangeAnswersInFlight++;
+  rangeAnswers++;
   response.once('close', () => {
-    rangeAnswersInFlight--;
+    rangeAnswers--;
     if (!response.writableFinished) gone.abort(new Error('the client went away'));
   });
   return gone.signal;
 }
 
-/** Range answers from their planning to their end, in this process. */
-let rangeAnswersInFlight = 0;
+/**
+ * Range answers in flight in this process, from their planning to the close of their response.
+ * With more than READ_AHEAD_UP_TO, the engine is busy with their windows anyway: no window is
+ * then started ahead, and the engine holds one window for each.
+ */
+let rangeAnswers = 0;
+const READ_AHEAD_UP_TO = 2;
 /**
  * From this many range answers at once, the next ones that go compressed are cut into windows
  * a quarter the size. Each answer holds the window being written in the engine until its client
@@ -248,28 +248,6 @@ let rangeAnswersInFlight = 0;
 const CROWDED = 4;
 const CROWDED_WINDOW_DIVISOR = 4;
 
-/** Whether the answer will go compressed: the client takes one of the service's encodings. */
-function takesCompressed(request: FastifyRequest): boolean {
-  const accepted = request.headers['accept-encoding'];
-  if (!accepted || request.headers['x-no-compression'] !== undefined) return false;
-  return accepted
-    .toLowerCase()
-    .split(',')
-    .some((part) => {
-      const [name = '', ...params] = part.split(';').map((piece) => piece.trim());
-      const q = params.find((param) => param.startsWith('q='));
-      const known = name === '*' || (COMPRESSION.encodings as string[]).includes(name);
-      return known && (q === undefined || Number(q.slice(2)) > 0);
-    });
-}
-
-/**
- * Range answers being written now, in this process. With more than READ_AHEAD_UP_TO, the engine
- * is busy with their windows anyway: no window is then started ahead, and the engine holds one
- * window for each.
- */
-let rangeAnswers = 0;
-const READ_AHEAD_UP_TO = 2;
 /**
  * Windows computed ahead of the one being written. Each statement runs on a thread of its own, so
  * with two ahead the engine computes on two while this process writes: where the engine is the
