@@ -1164,25 +1164,20 @@ function memoryChecks(big: EngineRun): Check[] {
 
 function setChecks(run: EngineRun): Check[] {
   const key = run.set.key;
-  const peak32 = run.figures.get('history@32')?.peakMiB;
+  const peakFigure = (figure: string, id: string): Check => {
+    const peak = run.figures.get(id)?.peakMiB;
+    return { figure, target: '', measured: peak === undefined ? FAILED : formatMiB(peak) };
+  };
   const checks: Check[] = [
     check(`full history compact json, MB/s (${key})`, run.figures.get('compact@1')?.mbPerSec, {
       atLeast: 80,
     }),
-    {
-      figure: `peak RSS, 32 concurrent full history, MiB (${key})`,
-      target: '',
-      measured: peak32 === undefined ? FAILED : formatMiB(peak32),
-    },
+    peakFigure(`peak RSS, 32 concurrent full history, MiB (${key})`, 'history@32'),
   ];
-  if (run.scenarios.has('gzip@32')) {
-    const peakGzip = run.figures.get('gzip@32')?.peakMiB;
-    checks.push({
-      figure: `peak RSS, 32 concurrent full history with gzip, MiB (${key})`,
-      target: '',
-      measured: peakGzip === undefined ? FAILED : formatMiB(peakGzip),
-    });
-  }
+  if (run.scenarios.has('gzip@32'))
+    checks.push(
+      peakFigure(`peak RSS, 32 concurrent full history with gzip, MiB (${key})`, 'gzip@32'),
+    );
   for (const connections of [1, 32]) {
     const ratios = ['latest', 'hit'].map((kind) => {
       const id = `${kind}@${connections}`;

@@ -3,7 +3,7 @@ import { get, type ClientRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { addDays } from '../src/dates.js';
-import { EngineOutOfMemory, type ColumnBatch } from '../src/store/store.js';
+import { EngineOutOfMemory, type ColumnBatch, type Observation } from '../src/store/store.js';
 import { observation, readRows, startService, type TestService } from './support/harness.js';
 
 /**
@@ -11,9 +11,23 @@ import { observation, readRows, startService, type TestService } from './support
  * the next statement fails; an answer then waits for memory instead of being cut short.
  */
 
-const SYMBOLS = Array.from({ length: 30 }, (_, index) =>
-  String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 88),
-);
+/**
+ * `count` made-up currencies of one EUR-relative source and USD (the default base, without
+ * which no rate can be given), each with a rate on each of `days` days from `from`.
+ */
+function dailyObservations(count: number, days: number, from: string): Observation[] {
+  const symbols = Array.from({ length: count }, (_, index) =>
+    String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 88),
+  );
+  const rows: Observation[] = [];
+  for (let day = 0; day < days; day++) {
+    const date = addDays(from, day);
+    for (const [index, symbol] of symbols.entries())
+      rows.push(observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999));
+    rows.push(observation('ecb', 'USD', `${date}T15:00:00Z`, 1.1 + day / 99_999));
+  }
+  return rows;
+}
 
 describe('answers under the engine memory limit', () => {
   let service: TestService;
@@ -24,14 +38,7 @@ describe('answers under the engine memory limit', () => {
       { today: () => '2024-06-01', rowsPerWindow: 20_000 },
       { memoryLimit: '64MB', threads: 1 },
     );
-    const rows = [];
-    for (let day = 0; day < 2_000; day++) {
-      const date = addDays('2018-01-01', day);
-      for (const [index, symbol] of SYMBOLS.entries())
-        rows.push(observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999));
-      rows.push(observation('ecb', 'USD', `${date}T15:00:00Z`, 1.1 + day / 99_999));
-    }
-    await service.store.writeObservations(rows);
+    await service.store.writeObservations(dailyObservations(30, 2_000, '2018-01-01'));
     whole = (await service.app.inject('/v1/exchangerate/all')).body;
   });
   after(() => service?.close());
@@ -42,7 +49,7 @@ describe('answers under the engine memory limit', () => {
       (await service.app.inject('/v1/exchangerate/all?show_query=true')).body,
     ).query.replace(/^\/\*.*\*\/\n/, '');
     const holders: AsyncIterator<ColumnBatch>[] = [];
-    for (;;) {
+    while (holders.length < 100) {
       const rows = service.store.streamColumns(sql)[Symbol.asyncIterator]();
       try {
         await rows.next();
@@ -53,6 +60,7 @@ describe('answers under the engine memory limit', () => {
         return holders;
       }
     }
+    assert.fail(`the engine held ${holders.length} windows and never refused one`);
   }
 
   const engineMemory = async (): Promise<number> =>
@@ -90,16 +98,7 @@ describe('compressed long answers while many are in flight', () => {
 
   before(async () => {
     service = await startService({ today: () => '2024-06-01' });
-    const symbols = Array.from({ length: 100 }, (_, index) =>
-      String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 89),
-    );
-    const rows = [];
-    for (let day = 0; day < 1_500; day++) {
-      const date = addDays('2019-01-01', day);
-      for (const [index, symbol] of symbols.entries())
-        rows.push(observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999));
-    }
-    await service.store.writeObservations(rows);
+    await service.store.writeObservations(dailyObservations(100, 1_500, '2019-01-01'));
     base = await service.app.listen({ port: 0, host: '127.0.0.1' });
   });
   after(() => service?.close());
