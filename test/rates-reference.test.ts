@@ -86,10 +86,15 @@ interface RandomRequest {
 
 function randomRequest(random: () => number, today: string): RandomRequest {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  const shuffled = [...SOURCE_KEYS]
+  let shuffled = [...SOURCE_KEYS]
     .sort(() => random() - 0.5)
     .slice(0, 1 + Math.floor(random() * SOURCE_KEYS.length));
-  const base = pick(SYMBOLS);
+  let base = pick(SYMBOLS);
+  if (random() < 0.25) {
+    // Every source quoted in the base currency: the statements without a base leg.
+    base = findSource(shuffled[0]!)!.relativeCurrency;
+    shuffled = shuffled.filter((key) => findSource(key)!.relativeCurrency === base);
+  }
   const symbols = random() < 0.4 ? null : SYMBOLS.filter(() => random() < 0.5);
   const window = 1 + Math.floor(random() * 6);
   const max = random() < 0.6 ? 1 : 1 + Math.floor(random() * 3);

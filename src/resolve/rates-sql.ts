@@ -20,6 +20,8 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
  *   days, so that keys (the start date, then every later day on which a requested source
  *   observed) meet their pairs in an equality join;
  * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order.
+ * One date whose sources are all quoted in the base currency has no pairs to make: ranked reads
+ * each source's latest day of each symbol from the observations directly.
  *
  * A long range is answered window by window, newest first, each window this statement over its
  * own dates (range-windows.ts), so that no answer is ever sorted or held whole.
@@ -50,6 +52,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const relativeRows = crossed.filter(
     (source) => wanted === undefined || wanted.includes(source.relativeCurrency),
   );
+  const oneDay = query.start === query.end && query.startIsKey;
   const pairs: string[] = [];
   if (crossed.length > 0) {
     // One join of the legs with the same day's base leg gives both the symbols' pairs and, from
@@ -76,6 +79,9 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM legs AS l WHERE FALSE`);
   }
 
+  const scanFilter = `${dialect.oneOf('o.source', sourceKeys)}
+      AND o.observation_time >= ${windowStart}
+      AND o.observation_time < ${dayAfterEnd}`;
   const ctes = [
     ...(prioritized(query)
       ? [
@@ -84,21 +90,18 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
             .join(', ')})`,
         ]
       : []),
-    `legs AS (
-    ${dialect.extremeOfEachDay(
-      extreme,
-      `${dialect.oneOf('o.source', sourceKeys)}
-      AND o.observation_time >= ${windowStart}
-      AND o.observation_time < ${dayAfterEnd}
-      AND ${legSymbolFilter}`,
-    )}
+    // One date with every source quoted in the base currency needs no pairs.
+    ...(oneDay && crossed.length === 0 && direct.length > 0
+      ? latestObservationOfOneDay(query, dialect, scanFilter, wanted)
+      : [
+          `legs AS (
+    ${dialect.extremeOfEachDay(extreme, `${scanFilter}\n      AND ${legSymbolFilter}`)}
   )`,
-    `pairs AS (
+          `pairs AS (
     ${pairs.join('\n    UNION ALL\n    ')}
   )`,
-    ...(query.start === query.end && query.startIsKey
-      ? latestPairOfOneDay(query, dialect)
-      : latestPairsOfEachKey(query, dialect)),
+          ...(oneDay ? latestPairOfOneDay(query, dialect) : latestPairsOfEachKey(query, dialect)),
+        ]),
   ];
 
   // With no more sources than may be shown per symbol, every candidate is shown: no ranking.
@@ -146,6 +149,40 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
       ${ranks(query) ? 'row_number() OVER (PARTITION BY p.symbol ORDER BY src.priority)' : '1'} AS rank
     FROM pairs AS p${joinSrc(query, 'p.source')}
     GROUP BY p.symbol, p.source${prioritized(query) ? ', src.priority' : ''}
+  )`,
+  ];
+}
+
+/**
+ * One date, every source quoted in the base currency: a pair is one observation, so each
+ * source's candidate for a symbol is its observation of the latest day in the window (that day's
+ * first or last), read from the observations in one aggregate. The same result as the paired
+ * form without its per-day step: 15% less engine time for a one-date ECB answer in EUR on
+ * DuckDB, 7-11% less time for the whole answer.
+ */
+function latestObservationOfOneDay(
+  query: RateQuery,
+  dialect: SqlDialect,
+  scanFilter: string,
+  wanted: string[] | undefined,
+): string[] {
+  const extreme = query.selection === 'earliest' ? 'min' : 'max';
+  const symbolFilter =
+    wanted === undefined
+      ? `o.symbol <> ${stringLiteral(query.base)}`
+      : wanted.length > 0
+        ? dialect.oneOf('o.symbol', stringList(wanted))
+        : 'FALSE';
+  return [
+    `ranked AS (
+    SELECT ${dateLiteral(query.start)} AS date, o.symbol, o.source,
+      ${dialect.valueOfLatestDay(extreme, 'o.rate')} AS symbol_rate, ${dialect.one} AS base_rate,
+      ${dialect.valueOfLatestDay(extreme, 'o.observation_time')} AS observation_time, ${priorityOf(query, 'src.priority')} AS priority,
+      ${ranks(query) ? 'row_number() OVER (PARTITION BY o.symbol ORDER BY src.priority)' : '1'} AS rank
+    FROM observations AS o${joinSrc(query, 'o.source')}
+    WHERE ${scanFilter}
+      AND ${symbolFilter}
+    GROUP BY o.symbol, o.source${prioritized(query) ? ', src.priority' : ''}
   )`,
   ];
 }

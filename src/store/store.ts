@@ -21,6 +21,11 @@ export interface SqlDialect {
    */
   extremeOfEachDay(extreme: 'min' | 'max', where: string): string;
   /**
+   * An aggregate over rows of `observations AS o`: `value` on the row of the group's latest UTC
+   * day, and of that day's first (`min`) or last (`max`) observation_time.
+   */
+  valueOfLatestDay(extreme: 'min' | 'max', value: string): string;
+  /**
    * A filter on a scan of the observations: `column` equals one of `values` (SQL literals, at
    * least one).
    */

@@ -14,6 +14,12 @@ export const duckdbDialect: SqlDialect = {
     WHERE ${where}
     GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)`;
   },
+  // The latest time is on the latest day; the first time of the latest day is the largest
+  // (day, -time).
+  valueOfLatestDay: (extreme, value) =>
+    extreme === 'max'
+      ? `arg_max(${value}, o.observation_time)`
+      : `arg_max(${value}, struct_pack(day := CAST(o.observation_time AS DATE), before := -epoch_us(o.observation_time)))`,
   // Not `column IN (values)`: DuckDB turns an IN of one value into an equality, which its scan
   // filters with differently. A one-date statement for one source took 2.2 ms so (most of the
   // difference in the scan's filtering) and takes 1.7 ms as list_contains; with more values, and

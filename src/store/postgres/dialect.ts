@@ -25,6 +25,12 @@ export const postgresDialect: SqlDialect = {
     WHERE ${where}
     ORDER BY CAST(o.observation_time AS DATE), o.source, o.symbol, o.observation_time${extreme === 'min' ? '' : ' DESC'}`;
   },
+  valueOfLatestDay: (extreme, value) =>
+    `(array_agg(${value} ORDER BY ${
+      extreme === 'max'
+        ? 'o.observation_time DESC'
+        : 'CAST(o.observation_time AS DATE) DESC, o.observation_time'
+    }))[1]`,
   oneOf: (column, values) => `${column} IN (${values})`,
   daysFrom: (from, to) =>
     `CAST(generate_series(CAST(${from} AS TIMESTAMP), CAST(${to} AS TIMESTAMP), INTERVAL '1 day') AS DATE)`,
