@@ -1233,10 +1233,14 @@ function printSummary(runs: EngineRun[]): void {
   );
   if (pairs.length > 0) {
     console.log(`\nPostgreSQL ÷ DuckDB, same data set ${ENGINE_RATIO_NOTE}`);
-    const tables = pairs.map(([duck, pg]) => engineRatioRows(duck, pg));
+    // Rows are matched by figure: a set may have scenarios another has not (gzip on ECB only).
+    const ratios = pairs.map(
+      ([duck, pg]) => new Map(engineRatioRows(duck, pg).map((row) => [row[0]!, row[3]!])),
+    );
+    const figures = [...new Set(ratios.flatMap((table) => [...table.keys()]))];
     printTable(
       ['figure', ...pairs.map(([duck]) => duck.set.key)],
-      tables[0]!.map((row, i) => [row[0]!, ...tables.map((table) => table[i]?.[3] ?? '')]),
+      figures.map((figure) => [figure, ...ratios.map((table) => table.get(figure) ?? '-')]),
     );
   }
   const failed = runs.reduce((count, run) => count + run.failures.size, 0);
