@@ -15,8 +15,9 @@
  *   the warmed process (VmHWM after clear_refs) per scenario; the cache hits against a bare
  *   node:http server answering the same bytes and headers (bench/bare-server.mjs), the ceiling,
  *   in rounds taken in turn with fxrates' own;
- * - Frankfurter v1's published figures (ECB data, other machine) beside fxrates' own, and with
- *   FXRATES_BENCH_PEER_URL (a Frankfurter v1 over the same ECB data) a side-by-side run;
+ * - Frankfurter v1's published figures (ECB data, other machine) beside fxrates' own: one date
+ *   and one-year ranges in JPY and USD, and, on the ECB file, in EUR as the peer answers them;
+ *   with FXRATES_BENCH_PEER_URL (a Frankfurter v1 over the same ECB data) a side-by-side run;
  * - a summary of the targets: met or not.
  *
  *   npm run bench:compare   (npm run build, then node --import tsx bench/compare.bench.mts)
@@ -243,22 +244,35 @@ function today(): string {
 /** The timed scenarios except the cache hits. */
 function timedScenarios(set: DataSet): Scenario[] {
   const paths = new Paths(set);
-  const oneDate = (connections: number, base: string, warmupBase: string): Scenario => ({
-    id: `date@${connections}`,
+  const oneDate = (
+    id: string,
+    connections: number,
+    base: string,
+    warmupBase: string,
+    shift = 0.5,
+  ): Scenario => ({
+    id,
     label: `one date, uncached (base=${base})`,
     connections,
-    paths: spreadDates(set, COUNTS.oneDate, 0.5).map((date) => paths.oneDate(date, base)),
+    paths: spreadDates(set, COUNTS.oneDate, shift).map((date) => paths.oneDate(date, base)),
     // The same dates with another base: the server's code is compiled and the engine's blocks
     // are loaded, as in any server that has run a while (or a second repeat), and no timed
     // answer is cached.
-    warmup: spreadDates(set, COUNTS.oneDate, 0.5).map((date) => paths.oneDate(date, warmupBase)),
+    warmup: spreadDates(set, COUNTS.oneDate, shift).map((date) => paths.oneDate(date, warmupBase)),
   });
-  const oneYear = (connections: number, count: number): Scenario => ({
-    id: `range@${connections}`,
-    label: 'one-year range',
+  const oneYear = (
+    id: string,
+    connections: number,
+    count: number,
+    ...params: string[]
+  ): Scenario => ({
+    id,
+    label: `one-year range${params.length > 0 ? ` (${params.join('&')})` : ''}`,
     connections,
-    paths: spreadYears(set, count).map((year) => paths.oneYear(year)),
-    warmup: spreadYears(set, Math.max(connections, 8)).map((year) => paths.oneYear(year)),
+    paths: spreadYears(set, count).map((year) => paths.oneYear(year, ...params)),
+    warmup: spreadYears(set, Math.max(connections, 8)).map((year) =>
+      paths.oneYear(year, ...params),
+    ),
   });
   const history = (
     id: string,
@@ -276,10 +290,14 @@ function timedScenarios(set: DataSet): Scenario[] {
     encoding,
   });
   return [
-    oneDate(1, 'JPY', 'CHF'),
-    oneDate(8, 'GBP', 'CAD'),
-    oneYear(1, COUNTS.range1),
-    oneYear(32, COUNTS.range32),
+    oneDate('date@1', 1, 'JPY', 'CHF'),
+    oneDate('date@8', 8, 'GBP', 'CAD'),
+    // The ECB's rates as published, against EUR: what the peer answers by default. (Other dates
+    // than the peer comparison's, so that none of its answers is cached here.)
+    ...(set.key === 'ecb' ? [oneDate('date-eur@1', 1, 'EUR', 'SEK', 0.25)] : []),
+    oneYear('range@1', 1, COUNTS.range1),
+    oneYear('range@32', 32, COUNTS.range32),
+    ...(set.key === 'ecb' ? [oneYear('range-eur@1', 1, COUNTS.range1, 'base=EUR')] : []),
     history('history@1', 'full history, pretty json', 1, COUNTS.history1, []),
     history('history@32', 'full history, pretty json', 32, COUNTS.history32, []),
     history('compact@1', 'full history, compact json', 1, COUNTS.history1, ['pretty_print=false']),
@@ -833,7 +851,9 @@ async function startBare(fxrates: URL, scenarios: Scenario[], dir: string): Prom
 /** Frankfurter v1's published figures (ECB data set, 217,526 observations, another machine). */
 const PEER_PUBLISHED: { label: string; p50: number; id: string; target?: number }[] = [
   { label: 'one date, uncached', p50: 5.6, id: 'date@1', target: 2 },
+  { label: 'one date, uncached, in EUR', p50: 5.6, id: 'date-eur@1', target: 2 },
   { label: 'one-year range', p50: 94, id: 'range@1', target: 5 },
+  { label: 'one-year range, in EUR', p50: 94, id: 'range-eur@1', target: 5 },
   { label: 'full history', p50: 2_725, id: 'history@1', target: 5 },
   { label: 'cache hit, latest', p50: 3.6, id: 'latest@1' },
   { label: 'cache hit, one date', p50: 3.6, id: 'hit@1' },
