@@ -52,6 +52,25 @@ describe('connecting to PostgreSQL', { skip }, () => {
   });
 });
 
+describe("the service's PostgreSQL sessions", { skip }, () => {
+  test('run in UTC, sort long ranges in memory, and never compile statements (JIT)', async () => {
+    const database = await freshDatabase('postgres');
+    const store = await openStore(database.location);
+    try {
+      const [batch] = await store.readColumns(
+        "SELECT current_setting('TimeZone'), current_setting('work_mem'), current_setting('jit')",
+      );
+      assert.deepEqual(
+        batch!.columns.map((values) => values[0]),
+        ['UTC', '32MB', 'off'],
+      );
+    } finally {
+      await store.close();
+      await database.dispose();
+    }
+  });
+});
+
 describe('the query sandbox on PostgreSQL', { skip }, () => {
   let service: TestService;
   const DATA = [

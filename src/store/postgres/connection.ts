@@ -20,8 +20,11 @@ export function clientConfig(url: string, role: string): pg.ClientConfig {
   return {
     connectionString: url,
     types: TYPE_PARSERS,
-    // Sorts of a long range stay in memory (the query role has its own, smaller limit).
-    options: `-c TimeZone=UTC -c DateStyle=ISO${role === 'query' ? '' : ' -c work_mem=32MB'}`,
+    // Sorts of a long range stay in memory (the query role has its own, smaller limit). No JIT
+    // compilation: the planner counts 1,000 days for each generate_series of a range statement,
+    // and past its cost threshold compiles the statement for longer than it runs. A one-year ECB
+    // range in EUR took 59 ms with it and 37 without, `/all` in EUR 1.30 s and 0.57 s.
+    options: `-c TimeZone=UTC -c DateStyle=ISO${role === 'query' ? '' : ' -c work_mem=32MB -c jit=off'}`,
     application_name: `fxrates ${role} ${replicaName()}`,
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
