@@ -35,7 +35,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     wanted === undefined
       ? 'TRUE'
       : wanted.length > 0
-        ? `${column} IN (${stringList(wanted)})`
+        ? dialect.oneOf(column, stringList(wanted))
         : 'FALSE';
   const legSymbolFilter =
     wanted === undefined ? 'TRUE' : dialect.oneOf('o.symbol', stringList([...wanted, base]));
@@ -92,7 +92,12 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       : []),
     // One date with every source quoted in the base currency needs no pairs.
     ...(oneDay && crossed.length === 0 && direct.length > 0
-      ? latestObservationOfOneDay(query, dialect, scanFilter, wanted)
+      ? latestObservationOfOneDay(
+          query,
+          dialect,
+          extreme,
+          `${scanFilter}\n      AND o.symbol <> ${baseLiteral} AND ${symbolFilter('o.symbol')}`,
+        )
       : [
           `legs AS (
     ${dialect.extremeOfEachDay(extreme, `${scanFilter}\n      AND ${legSymbolFilter}`)}
@@ -163,16 +168,9 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
 function latestObservationOfOneDay(
   query: RateQuery,
   dialect: SqlDialect,
-  scanFilter: string,
-  wanted: string[] | undefined,
+  extreme: 'min' | 'max',
+  where: string,
 ): string[] {
-  const extreme = query.selection === 'earliest' ? 'min' : 'max';
-  const symbolFilter =
-    wanted === undefined
-      ? `o.symbol <> ${stringLiteral(query.base)}`
-      : wanted.length > 0
-        ? dialect.oneOf('o.symbol', stringList(wanted))
-        : 'FALSE';
   return [
     `ranked AS (
     SELECT ${dateLiteral(query.start)} AS date, o.symbol, o.source,
@@ -180,8 +178,7 @@ function latestObservationOfOneDay(
       ${dialect.valueOfLatestDay(extreme, 'o.observation_time')} AS observation_time, ${priorityOf(query, 'src.priority')} AS priority,
       ${ranks(query) ? 'row_number() OVER (PARTITION BY o.symbol ORDER BY src.priority)' : '1'} AS rank
     FROM observations AS o${joinSrc(query, 'o.source')}
-    WHERE ${scanFilter}
-      AND ${symbolFilter}
+    WHERE ${where}
     GROUP BY o.symbol, o.source${prioritized(query) ? ', src.priority' : ''}
   )`,
   ];
