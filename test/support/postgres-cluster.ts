@@ -95,7 +95,6 @@ async function startLocal(): Promise<string> {
   if (!bin) throw new Error(String(skipWithoutPostgres()));
   const dir = mkdtempSync(join(tmpdir(), 'fxrates-pg-'));
   const data = join(dir, 'data');
-  const port = await freePort();
   // The server refuses to run as root: as root, it runs as the package's postgres user.
   const asRoot = process.getuid?.() === 0;
   const run = (command: string, args: string[]): void => {
@@ -106,16 +105,26 @@ async function startLocal(): Promise<string> {
   };
   if (asRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
   run('initdb', ['-D', data, '-U', 'fxrates', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-w',
-    '-l',
-    join(dir, 'log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
-    'start',
-  ]);
+  // Test files run side by side: another one's cluster may take the free port first.
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    try {
+      run('pg_ctl', [
+        '-D',
+        data,
+        '-w',
+        '-l',
+        join(dir, 'log'),
+        '-o',
+        `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`,
+        'start',
+      ]);
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   process.once('exit', () => {
     try {
       run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
