@@ -16,8 +16,14 @@ export function formatRate(value: number, decimals: number): string {
   if (Number.isInteger(value) && value <= Number.MAX_SAFE_INTEGER) return integerText(value);
   const parsed = shortestDigits(value);
   const { exponent } = parsed;
-  // Most rates need no rounding: their shortest text is already short enough.
-  if (parsed.value !== undefined && exponent < 0 && -exponent <= decimals) {
+  // Most rates need no rounding: their shortest text is already short enough. (Powers of ten
+  // are exact in a double up to 10^22; a figure with more decimals takes the text path.)
+  if (
+    parsed.value !== undefined &&
+    exponent < 0 &&
+    -exponent <= decimals &&
+    -exponent < POWERS_OF_TEN.length
+  ) {
     const unit = POWERS_OF_TEN[-exponent]!;
     const fraction = parsed.value % unit;
     return `${integerText((parsed.value - fraction) / unit)}.${paddedText(fraction, -exponent)}`;
