@@ -209,11 +209,13 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
     FROM spans
     WHERE last_day >= ${dateLiteral(query.start)}
   )`,
+    // The start date and the later days are disjoint: UNION ALL, no step to remove duplicates
+    // (one hash aggregate less, about a tenth of a one-year statement on DuckDB).
     `keys AS (${
       query.startIsKey
         ? `
     SELECT ${dateLiteral(query.start)} AS day
-    UNION`
+    UNION ALL`
         : ''
     }${
       // With every symbol wanted, the legs hold every day a requested source observed on.
