@@ -19,7 +19,8 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
  *   or until the source's next pair of that symbol, whichever is first; covered lists those
  *   days, so that keys (the start date, then every later day on which a requested source
  *   observed) meet their pairs in an equality join;
- * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order.
+ * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order
+ *   (when that is one, each group's first row in the dialect's fastest form).
  * One date whose sources are all quoted in the base currency has no pairs to make: ranked reads
  * each source's latest day of each symbol from the observations directly.
  *
@@ -110,9 +111,11 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   ];
 
   // With no more sources than may be shown per symbol, every candidate is shown: no ranking.
-  const shown = ranks(query)
-    ? `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`
-    : undefined;
+  // (A range showing one source per symbol took the first already.)
+  const shown =
+    ranks(query) && (oneDay || !firstSourceOnly(query))
+      ? `(SELECT * FROM ranked WHERE rank <= ${integerLiteral(query.maxSourcesPerSymbol)})`
+      : undefined;
   let rows = shown ?? 'ranked';
   if (query.aggregation !== 'day') {
     // Each period shows, per symbol, the entries of its first (earliest) or last (latest) key
@@ -232,12 +235,36 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
     }
   )`,
     `ranked AS (
-    SELECT k.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priorityOf(query, 'src.priority')} AS priority,
+    ${
+      firstSourceOnly(query)
+        ? dialect.firstOfEachGroup(
+            [
+              ['k.day', 'date'],
+              ...['symbol', 'source', 'symbol_rate', 'base_rate', 'observation_time'].map(
+                (column) => [`s.${column}`, column] as const,
+              ),
+              ['src.priority', 'priority'],
+            ],
+            `keys AS k
+    JOIN covered AS s ON s.day = k.day${joinSrc(query, 's.source')}`,
+            [{ expression: 'k.day', descending: true }, { expression: 's.symbol' }],
+            'src.priority',
+          )
+        : `SELECT k.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priorityOf(query, 'src.priority')} AS priority,
       ${ranks(query) ? 'row_number() OVER (PARTITION BY k.day, s.symbol ORDER BY src.priority)' : '1'} AS rank
     FROM keys AS k
-    JOIN covered AS s ON s.day = k.day${joinSrc(query, 's.source')}
+    JOIN covered AS s ON s.day = k.day${joinSrc(query, 's.source')}`
+    }
   )`,
   ];
+}
+
+/**
+ * One source shown per symbol, of several: a range takes each key's and symbol's candidate of
+ * the first source in priority order in one step instead of ranking them (no rank column).
+ */
+function firstSourceOnly(query: RateQuery): boolean {
+  return ranks(query) && query.maxSourcesPerSymbol === 1;
 }
 
 /** The relative currency of the source in `column`, one of `sources`. */

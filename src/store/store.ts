@@ -30,6 +30,18 @@ export interface SqlDialect {
    * least one).
    */
   oneOf(column: string, values: string): string;
+  /**
+   * Of the rows of `from` (FROM and JOIN clauses), each group's row with the smallest `order`
+   * (unique within a group, never NULL): a SELECT of `columns`, each `[expression, name]`, the
+   * groups' expressions and `order` among them. A group descending is the direction the
+   * statement's answer lists it in, which an engine that sorts to find the rows can follow.
+   */
+  firstOfEachGroup(
+    columns: readonly (readonly [expression: string, name: string])[],
+    from: string,
+    groups: readonly { expression: string; descending?: boolean }[],
+    order: string,
+  ): string;
   /** A select-list expression that turns each row into one row per DATE from `from` to `to`. */
   daysFrom(from: string, to: string): string;
   /** The constant 1 as the type rates are stored in. */

@@ -25,6 +25,22 @@ export const duckdbDialect: SqlDialect = {
   // difference in the scan's filtering) and takes 1.7 ms as list_contains; with more values, and
   // in ranges, the two forms take the same time.
   oneOf: (column, values) => `list_contains(list_value(${values}), ${column})`,
+  // One hash aggregate taking each column at the smallest order: faster than ranking the rows
+  // (which DuckDB turns into one aggregate of a struct of every column). The 4 M set's one-year
+  // statement over four sources: 13.3 ms against 14.3.
+  firstOfEachGroup(columns, from, groups, order) {
+    const grouped = new Set(groups.map((group) => group.expression));
+    const select = columns.map(([expression, name]) =>
+      grouped.has(expression)
+        ? `${expression} AS ${name}`
+        : expression === order
+          ? `min(${expression}) AS ${name}`
+          : `arg_min_null(${expression}, ${order}) AS ${name}`,
+    );
+    return `SELECT ${select.join(',\n      ')}
+    FROM ${from}
+    GROUP BY ${[...grouped].join(', ')}`;
+  },
   daysFrom: (from, to) => `CAST(unnest(generate_series(${from}, ${to}, INTERVAL 1 DAY)) AS DATE)`,
   one: 'CAST(1 AS DOUBLE)',
 };
