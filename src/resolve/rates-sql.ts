@@ -131,11 +131,12 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM daily AS d JOIN picked AS p ON p.symbol = d.symbol AND p.date = d.date)`;
   }
 
-  // Terms that are constant (one date; one source's priority) are left out of the order.
+  // Terms that are constant (one date; the priority of one source, or of the one source shown
+  // per symbol) are left out of the order.
   const order = [
     ...(query.start === query.end ? [] : ['r.date DESC']),
     'r.symbol',
-    ...(prioritized(query) ? ['r.priority'] : []),
+    ...(prioritized(query) && query.maxSourcesPerSymbol > 1 ? ['r.priority'] : []),
   ];
   return `WITH ${ctes.join(',\n  ')}
 SELECT r.date, r.symbol, r.source, r.symbol_rate, r.base_rate, r.observation_time
