@@ -98,8 +98,8 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
           dialect,
           extreme,
           // Wanted symbols leave the base out already. The base is left out with the dialect's
-          // list test, not `<>`: DuckDB filters its scan by an inequality on every row read (the
-          // ECB one-date statement in EUR took 1.85 ms so, and takes 1.64 this way).
+          // list test, not `<>`, which DuckDB pushes into its scan: the scan then took 0.73 ms
+          // for 99 rows instead of 0.11, and the ECB one-date statement in EUR 2.17 ms, 1.64 now.
           `${scanFilter}\n      AND ${wanted === undefined ? `NOT ${dialect.oneOf('o.symbol', baseLiteral)}` : symbolFilter('o.symbol')}`,
         )
       : [
