@@ -5,7 +5,7 @@
  * engine's system functions (settings, logging, checkpoints, files, catalogs).
  */
 
-/** Tables of the snapshot; CTE names defined by the statement itself are allowed too. */
+/** Tables of the snapshot; the statement's own CTE names are allowed too, where they are in scope. */
 const TABLES = new Set(['observations', 'sources']);
 
 const TABLE_FUNCTIONS = new Set(['range', 'generate_series', 'unnest']);
@@ -143,25 +143,35 @@ export function disallowedReferences(serialized: unknown): string[] {
   if (!Array.isArray(root.statements) || root.statements.length !== 1) {
     return [`exactly one statement is allowed, found ${root.statements?.length ?? 0}`];
   }
-  const cteNames = new Set<string>();
-  collectCteNames(root.statements, cteNames);
   const problems = new Set<string>();
-  visit(root.statements, cteNames, problems);
+  visit(root.statements, new Set(), problems);
   return [...problems];
 }
 
-function collectCteNames(value: unknown, names: Set<string>): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectCteNames(item, names);
-    return;
+/**
+ * The CTE names a query node's own WITH adds to `scope`, each visited in the scope DuckDB binds
+ * it in: a CTE sees the CTEs before it in the same WITH and those of the enclosing queries, and
+ * itself only when it is recursive. A name outside that scope is the catalog's: inside its own
+ * body `WITH duckdb_tables AS (SELECT * FROM duckdb_tables)` reads the system table, and so does
+ * a reference outside the subquery whose WITH defined the name.
+ */
+function withScope(
+  node: Node,
+  scope: ReadonlySet<string>,
+  problems: Set<string>,
+): ReadonlySet<string> {
+  const map = (node.cte_map as { map?: { key?: unknown; value?: unknown }[] } | undefined)?.map;
+  if (!Array.isArray(map) || map.length === 0) return scope;
+  const names = new Set(scope);
+  for (const entry of map) {
+    if (typeof entry.key !== 'string') continue;
+    const name = entry.key.toLowerCase();
+    const body = (entry.value as { query?: { node?: Node } } | undefined)?.query?.node;
+    const recursive = body?.type === 'RECURSIVE_CTE_NODE';
+    visit(entry.value, recursive ? new Set([...names, name]) : new Set(names), problems);
+    names.add(name);
   }
-  if (!value || typeof value !== 'object') return;
-  const node = value as Node;
-  const map = (node.cte_map as { map?: { key?: unknown }[] } | undefined)?.map;
-  if (Array.isArray(map)) {
-    for (const entry of map) if (typeof entry.key === 'string') names.add(entry.key.toLowerCase());
-  }
-  for (const child of Object.values(node)) collectCteNames(child, names);
+  return names;
 }
 
 function visit(value: unknown, cteNames: ReadonlySet<string>, problems: Set<string>): void {
@@ -176,13 +186,15 @@ function visit(value: unknown, cteNames: ReadonlySet<string>, problems: Set<stri
     checkTableRef(node, cteNames, problems);
   else if (typeof node.type === 'string' && 'cte_map' in node && !QUERY_NODE_TYPES.has(node.type))
     problems.add(`${describe(node.type)} is not allowed`);
+  const scope = 'cte_map' in node ? withScope(node, cteNames, problems) : cteNames;
   for (const [key, child] of Object.entries(node)) {
+    if (key === 'cte_map') continue;
     // A table function's call is checked as a table function, not as a scalar function.
     if (key === 'function' && node.type === 'TABLE_FUNCTION') {
-      visit((child as Node | null)?.children, cteNames, problems);
+      visit((child as Node | null)?.children, scope, problems);
       continue;
     }
-    visit(child, cteNames, problems);
+    visit(child, scope, problems);
   }
 }
 
