@@ -33,9 +33,17 @@ export class PostgresLease implements IngestLease {
         await this.dropClient();
       }
       if (this.isHeld) return;
+      // The wait's abort listener goes with the wait: a standby retries for as long as it runs.
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.retryMs);
-        signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+        const stop = (): void => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          signal.removeEventListener('abort', stop);
+          resolve();
+        }, this.retryMs);
+        signal.addEventListener('abort', stop, { once: true });
       });
     }
   }
