@@ -128,6 +128,18 @@ forEachEngine((engine) => {
         "parameter 'base' is empty: the default is used",
         (b) => assert.equal(b.base, 'USD'),
       ],
+      [
+        'a list of commas alone',
+        '?symbols=,&sources=ecb',
+        "parameter 'symbols' is empty: the default is used",
+        (b) => assert.ok(b.rates.EUR && b.rates.JPY),
+      ],
+      [
+        'a list of commas and spaces alone',
+        '?sources=%20,%20,',
+        "parameter 'sources' is empty: the default is used",
+        (b) => assert.ok(b.rates.EUR),
+      ],
     ];
     for (const [name, query, problem, check] of cases) {
       test(name, async () => {

@@ -149,8 +149,9 @@ export function readPositiveDecimal(params: RawParams, name: string, fallback: D
 }
 
 /**
- * A comma-separated list of names from `known` (case forgiven), or null for `*`. Unknown items
- * are dropped and reported; the list is never widened when none remain.
+ * A comma-separated list of names from `known` (case forgiven), or null for `*`; undefined when
+ * absent or empty (commas alone included: reported). Unknown items are dropped and reported;
+ * the list is never widened when none remain.
  */
 export function readNameList(
   params: RawParams,
@@ -162,8 +163,14 @@ export function readNameList(
   const value = params.get(name);
   if (value === undefined) return undefined;
   if (value === '*') return null;
+  const items = value.split(',');
+  // Only commas (`symbols=,`) names nothing: an empty value, as `symbols=` is.
+  if (items.every((raw) => raw.trim() === '')) {
+    params.problems.push(`parameter '${name}' is empty: the default is used`);
+    return undefined;
+  }
   const kept: string[] = [];
-  for (const raw of value.split(',')) {
+  for (const raw of items) {
     const item = normalise(raw.trim());
     if (item === '' || kept.includes(item)) continue;
     if (known(item)) kept.push(item);
