@@ -376,6 +376,8 @@ function memoryLimit(env: Env, fallback = DEFAULT_MEMORY_LIMIT): string {
   if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(limit)) {
     throw new UsageError(`FXRATES_MEMORY_LIMIT '${limit}' is not a size such as 512MB or 2GB`);
   }
+  // Below 64 MiB the engine cannot open the database: refused here in one line.
+  sizeSetting('FXRATES_MEMORY_LIMIT', limit, 0);
   return limit;
 }
 

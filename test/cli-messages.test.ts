@@ -12,7 +12,7 @@ import { createServer as createTcpServer } from 'node:net';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -263,6 +263,30 @@ describe('a CLI that explains itself', () => {
     } finally {
       await store.close();
     }
+  });
+
+  test('a database path under a file, not a folder, is one line naming that folder', async () => {
+    const file = join(dir, 'plain-file');
+    writeFileSync(file, 'not a folder');
+    for (const path of [join(file, 'x.duckdb'), join(file, 'sub', 'x.duckdb')]) {
+      await assert.rejects(openServiceStore(path), {
+        message: `database ${path}: a part of its folder ${dirname(path)} is a file, not a folder`,
+      });
+    }
+  });
+
+  test('FXRATES_MEMORY_LIMIT below 64 MiB is one line, exit 2; 64 MiB opens the database', () => {
+    for (const value of ['0MB', '1KB', '63MiB']) {
+      assert.throws(
+        () => serveConfig([], { FXRATES_MEMORY_LIMIT: value }),
+        (error) =>
+          error instanceof UsageError &&
+          error.message ===
+            `FXRATES_MEMORY_LIMIT '${value}' is not a size of 64MiB or more, such as 512MB or 2GB`,
+      );
+      assert.throws(() => importConfig(['x.csv'], { FXRATES_MEMORY_LIMIT: value }), UsageError);
+    }
+    assert.equal(serveConfig([], { FXRATES_MEMORY_LIMIT: '64MiB' }).memoryLimit, '64MiB');
   });
 
   test('an unknown source lists the valid keys, exit 2', async () => {

@@ -104,7 +104,7 @@ export class DuckDBStore implements Store {
       if (options.readOnly) {
         if (!existsSync(options.path)) throw new Error(`DuckDB ${options.path}: no such file`);
       } else {
-        mkdirSync(dirname(options.path), { recursive: true });
+        folderFor(options.path);
       }
       snapshotDir = `${resolve(options.path)}.sandbox`;
     }
@@ -566,4 +566,22 @@ export class DuckDBStore implements Store {
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0] ?? message;
+}
+
+/** Creates the folder of a new database file, or says in one line why it cannot be. */
+function folderFor(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOTDIR') {
+      throw new Error(
+        `database ${path}: a part of its folder ${dirname(path)} is a file, not a folder`,
+      );
+    }
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') {
+      throw new Error(`database ${path}: its folder ${dirname(path)} cannot be created (${code})`);
+    }
+    throw error;
+  }
 }
