@@ -242,6 +242,171 @@ describe('a database user that may not create roles', { skip }, () => {
   });
 });
 
+describe('the time limit when the service user is not a superuser', { skip }, () => {
+  // Only a superuser, or a member of the query role, may cancel the query role's statements.
+  const LIMIT_MS = 1_500;
+  const query = (sql: string): string => `/v1/exchangerate/query?q=${encodeURIComponent(sql)}`;
+  let made = 0;
+
+  /** The service's user (its URL and name), and a superuser's URL of the same database. */
+  interface ServiceUser {
+    url: URL;
+    name: string;
+    superuser: string;
+  }
+
+  /** A login role owning a database of its own, as `createdb` leaves it; both dropped after. */
+  async function asServiceUser(
+    createRole: boolean,
+    body: (user: ServiceUser) => Promise<void>,
+  ): Promise<void> {
+    const cluster = await postgresCluster();
+    const admin = new pg.Client({ connectionString: cluster.adminUrl });
+    await admin.connect();
+    const name = `limited_${Date.now()}_${made++}`;
+    const url = new URL(cluster.adminUrl);
+    url.username = name;
+    url.pathname = `/${name}`;
+    await admin.query(
+      `CREATE ROLE ${name} LOGIN NOSUPERUSER ${createRole ? 'CREATEROLE' : 'NOCREATEROLE'}`,
+    );
+    await admin.query(`CREATE DATABASE ${name} OWNER ${name}`);
+    const superuser = new URL(cluster.adminUrl);
+    superuser.pathname = `/${name}`;
+    try {
+      await body({ url, name, superuser: superuser.toString() });
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.query(`DROP ROLE IF EXISTS fxrates_query_${name}`);
+      await admin.query(`DROP ROLE IF EXISTS ${name}`);
+      await admin.end();
+    }
+  }
+
+  /** Runs the SQL the 503 gives an administrator, as a superuser; returns FXRATES_QUERY_DB. */
+  async function runAdminSql(
+    { url, name, superuser }: ServiceUser,
+    keep: (statement: string) => boolean = () => true,
+  ): Promise<string> {
+    const store = await openServiceStore(url.toString());
+    try {
+      const app = await buildApp({ store });
+      const refused = await getJson(app, query('SELECT 1'));
+      await app.close();
+      assert.equal(refused.status, 503);
+      const sql =
+        /An administrator must run: (.*); then start the service with FXRATES_QUERY_DB/.exec(
+          refused.body.error,
+        )?.[1];
+      assert.ok(sql, refused.body.error);
+      const database = new pg.Client({ connectionString: superuser });
+      await database.connect();
+      try {
+        for (const statement of sql.replace('<choose one>', 'chosen').split('; ')) {
+          if (keep(statement)) await database.query(statement);
+        }
+      } finally {
+        await database.end();
+      }
+    } finally {
+      await store.close();
+    }
+    const queryUrl = new URL(url);
+    queryUrl.username = `fxrates_query_${name}`;
+    queryUrl.password = 'chosen';
+    return queryUrl.toString();
+  }
+
+  /** The backends still running `sql`, as a superuser sees them. */
+  async function running({ name, superuser }: ServiceUser, sql: string): Promise<number> {
+    const client = new pg.Client({ connectionString: superuser });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE usename = $1 AND state = 'active' AND query LIKE $2`,
+        [`fxrates_query_${name}`, `%${sql}%`],
+      );
+      return rows[0]!.n;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /**
+   * pg_sleep(30) gets 503 within a few seconds, twice, its backend stops soon after, and a
+   * quick statement then runs.
+   */
+  async function assertStoppedAtLimit(user: ServiceUser, queryUrl?: string): Promise<string[]> {
+    const warnings: string[] = [];
+    const store = await openServiceStore(user.url.toString(), {
+      queryUrl,
+      warn: (message) => warnings.push(message),
+    });
+    const app = await buildApp({ store, query: { timeoutMs: LIMIT_MS } });
+    try {
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        const started = Date.now();
+        const slow = await getJson(app, query('SELECT pg_sleep(30)'));
+        const elapsed = Date.now() - started;
+        assert.equal(slow.status, 503, JSON.stringify(slow.body));
+        assert.match(slow.body.error, /time limit/);
+        assert.ok(elapsed < LIMIT_MS + 3_000, `attempt ${attempt} stopped after ${elapsed} ms`);
+        let left = await running(user, 'pg_sleep(30)');
+        for (let tries = 0; left > 0 && tries < 20; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          left = await running(user, 'pg_sleep(30)');
+        }
+        assert.equal(left, 0, `attempt ${attempt}: the statement still runs in PostgreSQL`);
+        const quick = await getJson(app, query('SELECT count(*) AS n FROM sources'));
+        assert.equal(quick.status, 200, JSON.stringify(quick.body));
+        assert.ok(quick.body.rows[0].n > 0);
+      }
+    } finally {
+      await app.close();
+      await store.close();
+    }
+    return warnings;
+  }
+
+  test('with CREATEROLE (the service makes the query role): pg_sleep(30) gets 503 at the limit', async () => {
+    await asServiceUser(true, async (user) => {
+      const warnings = await assertStoppedAtLimit(user);
+      assert.deepEqual(
+        warnings.filter((message) => /cancel|time limit/.test(message)),
+        [],
+        'the cancel is allowed',
+      );
+    });
+  });
+
+  test('without CREATEROLE (an administrator runs the SQL the 503 gives): pg_sleep(30) gets 503 at the limit', async () => {
+    await asServiceUser(false, async (user) => {
+      const queryUrl = await runAdminSql(user);
+      const warnings = await assertStoppedAtLimit(user, queryUrl);
+      assert.deepEqual(
+        warnings.filter((message) => /cancel|time limit/.test(message)),
+        [],
+        'the cancel is allowed',
+      );
+    });
+  });
+
+  test('a query role the service user may not signal (made without its GRANT): still 503 at the limit, with one warning', async () => {
+    await asServiceUser(false, async (user) => {
+      const { name } = user;
+      const queryUrl = await runAdminSql(
+        user,
+        (statement) => !statement.startsWith(`GRANT fxrates_query_${name} TO`),
+      );
+      const warnings = await assertStoppedAtLimit(user, queryUrl);
+      const cancels = warnings.filter((message) => /cancel/.test(message));
+      assert.equal(cancels.length, 1, JSON.stringify(warnings));
+      assert.match(cancels[0]!, new RegExp(`GRANT "fxrates_query_${name}" TO "${name}"$`));
+    });
+  });
+});
+
 describe('fxrates copy between engines', { skip }, () => {
   test('DuckDB -> PostgreSQL -> DuckDB keeps every observation bit for bit; a second copy changes nothing', async () => {
     // Doubles whose shortest text is long or tiny, and times to the millisecond.

@@ -21,9 +21,20 @@ const MAX_ROW_BYTES = 1024 ** 2;
 const BATCH_ROWS = 500;
 /** After a failed setup, the next query tries again once this much time has passed. */
 const RETRY_SETUP_MS = 30_000;
+/**
+ * A statement's statement_timeout is its time left plus this: PostgreSQL stops it itself when
+ * the cancel from outside, which comes first, cannot be sent.
+ */
+const STATEMENT_TIMEOUT_MARGIN_MS = 1_000;
+/** After the cancel, a statement still running is ended this much later, its connection too. */
+const END_AFTER_CANCEL_MS = 2_000;
 
-/** The role's settings and grants; the service applies them itself when it may. */
-function roleSettings(role: string, schema: string): string[] {
+/**
+ * The role's settings and grants; the service applies them itself when it may. The service's
+ * user is made a member of the role: pg_cancel_backend and pg_terminate_backend from a user
+ * that is not a superuser reach only the backends of roles whose privileges it has.
+ */
+function roleSettings(role: string, schema: string, user: string): string[] {
   return [
     `ALTER ROLE ${role} SET default_transaction_read_only = on`,
     `ALTER ROLE ${role} SET search_path = ${schema}`,
@@ -31,14 +42,15 @@ function roleSettings(role: string, schema: string): string[] {
     `ALTER ROLE ${role} SET statement_timeout = '10min'`,
     `GRANT USAGE ON SCHEMA ${schema} TO ${role}`,
     `GRANT SELECT ON ${schema}.observations, ${schema}.sources TO ${role}`,
+    `GRANT ${role} TO ${user}`,
   ];
 }
 
 /** What an administrator runs when the service's user may not create roles (README has it too). */
-export function roleSql(role: string, schema: string): string {
+export function roleSql(role: string, schema: string, user: string): string {
   return [
     `CREATE ROLE ${role} LOGIN PASSWORD '<choose one>'`,
-    ...roleSettings(role, schema),
+    ...roleSettings(role, schema, user),
     `ALTER ROLE ${role} SET temp_file_limit = '256MB'`,
   ].join('; ');
 }
@@ -47,15 +59,20 @@ export function roleSql(role: string, schema: string): string {
  * The query sandbox of a PostgreSQL store (CONTRACT §7): the database backend is the separate
  * process. Statements run on connections of their own, logged in as a role that may only read
  * `observations` and `sources`, in a READ ONLY transaction that is rolled back; the time limit
- * is enforced from outside (pg_cancel_backend on a timer, then the backend is terminated), and
- * rows come back through a cursor under a row, byte and row-size cap. The role's password is
- * kept in a table only the service's user can read.
+ * is enforced from outside (pg_cancel_backend on a timer; a statement that goes on has its
+ * connection closed and its backend terminated) and, as a backstop, inside: the transaction's
+ * statement_timeout, which the statement cannot change (set_config is refused). Rows come back
+ * through a cursor under a row, byte and row-size cap. The role's password is kept in a table
+ * only the service's user can read.
  */
 export class PostgresSandbox {
   private pool: pg.Pool | undefined;
   private problem: string | undefined;
   private ready: Promise<void> | undefined;
   private failedAt = 0;
+  /** What lets the service's user cancel the query role's statements, for the warning. */
+  private grant = 'GRANT <the query role> TO <the service user>';
+  private cancelWarned = false;
 
   constructor(
     private readonly url: string,
@@ -89,7 +106,17 @@ export class PostgresSandbox {
         `the query role cannot connect to ${describeUrl(url)}: ${(error as Error).message}`,
       );
     });
-    probe.release();
+    try {
+      const role = (await probe.query<{ role: string }>('SELECT current_user AS role')).rows[0]!;
+      const user = (await this.admin.query<{ user: string }>('SELECT current_user AS user'))
+        .rows[0]!;
+      this.grant = `GRANT ${ident(role.role)} TO ${ident(user.user)}`;
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    } finally {
+      probe.release();
+    }
     this.pool = pool;
     this.problem = undefined;
   }
@@ -126,13 +153,15 @@ export class PostgresSandbox {
             [role, secret],
           );
         }
-        for (const statement of roleSettings(role, ident(schema))) await client.query(statement);
+        for (const statement of roleSettings(role, ident(schema), ident(user))) {
+          await client.query(statement);
+        }
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw new Error(
           `the database user ${user} cannot set up the query role (${(error as Error).message}). ` +
-            `An administrator must run: ${roleSql(role, ident(schema))}; ` +
+            `An administrator must run: ${roleSql(role, ident(schema), ident(user))}; ` +
             `then start the service with FXRATES_QUERY_DB set to a postgres:// URL that logs in as ${role}`,
         );
       }
@@ -174,48 +203,90 @@ export class PostgresSandbox {
     client.on('error', onError);
     const pid = (client as unknown as { processID: number }).processID;
     let timedOut = false;
-    let finished = false;
+    let settled = false;
+    // Closing the socket from this side fails the statement's promise at once, whatever the
+    // backend does; the backend ends when it next talks to it, at its statement_timeout at the
+    // latest.
+    const abandon = (): void => {
+      if (settled) return;
+      broken = true;
+      (
+        client as unknown as { connection: { stream: { destroy(): void } } }
+      ).connection.stream.destroy();
+    };
+    let ending: NodeJS.Timeout | undefined;
     // From outside the statement: a statement may change its own settings, not this timer.
     const timer = setTimeout(() => {
       timedOut = true;
-      void this.admin
-        .query('SELECT pg_cancel_backend($1)', [pid])
-        .catch(() => undefined)
-        .then(() =>
-          // A backend that ignores the cancel (it should not) is ended, and its connection with it.
-          setTimeout(() => {
-            if (finished) return;
-            void this.admin.query('SELECT pg_terminate_backend($1)', [pid]).catch(() => undefined);
-          }, 2_000).unref(),
-        );
+      void this.cancel(pid).then((failure) => {
+        // Unless the statement has ended meanwhile (its backend with it, when it timed out).
+        if (failure === undefined || settled) return;
+        this.cannotCancel(failure);
+        abandon();
+      });
+      // A backend that ignores the cancel (it should not), or a cancel still not sent.
+      ending = setTimeout(() => {
+        if (settled) return;
+        void this.admin.query('SELECT pg_terminate_backend($1)', [pid]).catch(() => undefined);
+        abandon();
+      }, END_AFTER_CANCEL_MS).unref();
     }, remaining);
     try {
-      await client.query('BEGIN READ ONLY');
+      // At least 1 ms: 0 would turn the timeout off.
+      const backstop = Math.max(
+        1,
+        Math.ceil(limits.deadline - Date.now()) + STATEMENT_TIMEOUT_MARGIN_MS,
+      );
+      await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${backstop}`);
       return await this.read(client, sql, limits, () => broken);
     } catch (error) {
-      if (timedOut) throw new SandboxTimeout('the query was stopped at the time limit');
       const code = (error as { code?: string }).code;
+      if (timedOut || (code === '57014' && /statement timeout/.test((error as Error).message))) {
+        throw new SandboxTimeout('the query was stopped at the time limit');
+      }
       if (code === undefined || code.startsWith('08') || code === '57P01') {
         throw new SandboxUnavailable(`the query failed: ${(error as Error).message}`);
       }
       throw new SandboxRejection((error as Error).message.split('\n')[0]!);
     } finally {
       clearTimeout(timer);
+      clearTimeout(ending);
       try {
-        if (broken) throw new Error('the connection broke');
+        // A connection whose statement ran past the limit is not used again: a cancel still on
+        // its way would stop the next statement on it.
+        if (broken || timedOut) throw new Error('the connection broke or ran past the limit');
         await client.query('ROLLBACK');
         // What a statement can leave in its session past the rollback: advisory locks (which
         // would hold the ingest lease or the migrations' lock), settings made with set_config.
         await client.query('DISCARD ALL');
-        finished = true;
+        settled = true;
         client.off('error', onError);
         client.release();
       } catch {
-        finished = true;
+        settled = true;
         client.off('error', onError);
         client.release(true);
       }
     }
+  }
+
+  /** Cancels backend `pid`'s statement from the service's own connection: why it could not. */
+  private cancel(pid: number): Promise<string | undefined> {
+    return this.admin.query<{ sent: boolean }>('SELECT pg_cancel_backend($1) AS sent', [pid]).then(
+      ({ rows }) => (rows[0]?.sent ? undefined : 'pg_cancel_backend returned false'),
+      (error: unknown) => (error as Error).message,
+    );
+  }
+
+  /** Says once that cancels fail (the service's user may not signal the query role), and why. */
+  private cannotCancel(why: string): void {
+    if (this.cancelWarned) return;
+    this.cancelWarned = true;
+    this.warn?.(
+      `query sandbox: a statement past the time limit could not be cancelled (${why}); ` +
+        `its connection is closed instead and PostgreSQL stops it at its statement_timeout. ` +
+        `For cancels to work, an administrator can run: ${this.grant}`,
+    );
   }
 
   private async read(
