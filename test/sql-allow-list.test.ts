@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { limitsRefusal } from '../src/store/duckdb/sandbox.js';
 import { disallowedReferences } from '../src/store/duckdb/sql-allow-list.js';
 
 /**
@@ -68,4 +69,22 @@ describe('DuckDB allow list: CTE names in their scope only', () => {
       );
     });
   }
+});
+
+describe('DuckDB query sandbox: its limits said as limits', () => {
+  test('out of memory and out of temporary storage name the limit, not the engine', () => {
+    assert.equal(
+      limitsRefusal(
+        'Out of Memory Error: could not allocate block of size 256.0 KiB (250.0 MiB/256.0 MiB used)',
+      ),
+      'the statement needs more memory than the query sandbox allows (FXRATES_QUERY_MEMORY)',
+    );
+    assert.equal(
+      limitsRefusal(
+        'IO Error: Could not write file "/tmp/x/duckdb_temp_storage_DEFAULT-0.tmp": File too large',
+      ),
+      'the statement needs more temporary storage than the query sandbox allows',
+    );
+    assert.equal(limitsRefusal('Binder Error: column "x" not found'), undefined);
+  });
 });

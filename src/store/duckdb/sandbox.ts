@@ -225,7 +225,7 @@ class Slot {
     // process may not get back soon: a fresh process takes the next statement.
     if (reply.ok && reply.cut) this.kill();
     if (reply.ok) pending.resolve({ columns: reply.columns, rows: reply.rows, cut: reply.cut });
-    else pending.reject(new SandboxRejection(reply.message));
+    else pending.reject(new SandboxRejection(limitsRefusal(reply.message) ?? reply.message));
   }
 
   private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
@@ -342,4 +342,18 @@ function launcherPrefix(options: DuckDBSandboxOptions): string[] {
 
 function lastLine(text: string): string {
   return text.trim().split('\n').at(-1)?.slice(0, 300) ?? '';
+}
+
+/**
+ * A statement stopped by the sandbox's memory or temporary-file limits, said as such: the
+ * engine's own text names its internals and the sandbox's temporary paths.
+ */
+export function limitsRefusal(message: string): string | undefined {
+  if (/^Out of Memory Error/i.test(message)) {
+    return 'the statement needs more memory than the query sandbox allows (FXRATES_QUERY_MEMORY)';
+  }
+  if (/^IO Error: .*(duckdb_temp_storage|File too large|No space left)/i.test(message)) {
+    return 'the statement needs more temporary storage than the query sandbox allows';
+  }
+  return undefined;
 }
