@@ -109,3 +109,18 @@ export function divideRounded(a: Decimal, b: Decimal, decimals: number): Decimal
   if ((numerator % denominator) * 2n >= denominator) quotient += 1n;
   return { coefficient: negative ? -quotient : quotient, scale: decimals };
 }
+
+/**
+ * An engine's exact decimal (DuckDB DECIMAL, PostgreSQL numeric) as a result value: the number
+ * when a double holds it exactly as written, else its exact text, as an integer past 2^53 is.
+ * 0.1 stays 0.1; 0.100000000000000000000000000001 stays that text, not 0.1.
+ */
+export function decimalResult(text: string): number | string {
+  const value = parseDecimal(text);
+  if (!value) return text;
+  const number = Number(text);
+  const exact = formatDecimal(value);
+  return Number.isFinite(number) && formatDecimal(requireDecimal(String(number))) === exact
+    ? number
+    : exact;
+}

@@ -64,6 +64,26 @@ forEachEngine((engine) => {
       assert.match(xml.body, /<row>\n      <value column="t">a&lt;b<\/value>\n    <\/row>/);
     });
 
+    test('exact decimals keep every digit: a number where a double holds it, else its text', async () => {
+      const { status, body } = await getJson(
+        service.app,
+        query(
+          "SELECT CAST('0.100000000000000000000000000001' AS DECIMAL(38,30)) AS wide, " +
+            'CAST(0.1 AS DECIMAL(38,30)) AS tenth, CAST(123456789.123456789 AS DECIMAL(38,9)) AS long, ' +
+            'CAST(1.5 AS DECIMAL(10,4)) AS short',
+        ),
+      );
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.deepEqual(body.rows, [
+        {
+          wide: '0.100000000000000000000000000001',
+          tenth: 0.1,
+          long: '123456789.123456789',
+          short: 1.5,
+        },
+      ]);
+    });
+
     test('rows past the limit are cut and reported', async () => {
       const { status, headers, body } = await getJson(
         service.app,

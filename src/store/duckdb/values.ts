@@ -10,6 +10,7 @@ import {
   type DuckDBValue,
   type DuckDBVector,
 } from '@duckdb/node-api';
+import { decimalResult } from '../../exact-decimal.js';
 import type { SqlValue } from '../store.js';
 
 /** The largest instant a JavaScript Date holds, in microseconds. */
@@ -87,7 +88,7 @@ function plainValue(value: DuckDBValue): SqlValue {
   if (typeof value === 'bigint') {
     return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   }
-  if (value instanceof DuckDBDecimalValue) return value.toDouble();
+  if (value instanceof DuckDBDecimalValue) return decimalResult(value.toString());
   return String(value);
 }
 

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { decimalResult } from '../../exact-decimal.js';
 import type { SqlValue } from '../store.js';
 
 /** Type OIDs of the values the service reads. */
@@ -37,7 +38,8 @@ function integerValue(text: string): number | string {
 
 /**
  * How values come back from PostgreSQL: DATE as YYYY-MM-DD text and TIMESTAMP as ISO 8601 UTC
- * text, as from every engine; BIGINT as a number where it is exact; NUMERIC as a number;
+ * text, as from every engine; BIGINT as a number where it is exact; NUMERIC as a number where a double holds it exactly, else
+ * its exact text;
  * double precision as the double itself (PostgreSQL sends its shortest exact text).
  */
 export const TYPE_PARSERS = {
@@ -51,7 +53,7 @@ export const TYPE_PARSERS = {
       case OID.int8:
         return integerValue;
       case OID.numeric:
-        return (text: string) => (text === 'NaN' ? text : Number(text));
+        return (text: string) => (text === 'NaN' ? text : decimalResult(text));
       default:
         return pg.types.getTypeParser(oid, format ?? 'text');
     }
