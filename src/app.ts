@@ -10,7 +10,7 @@ import Fastify, {
 import type { Server } from 'node:http';
 import { utcDateOf } from './dates.js';
 import type { Env } from './env.js';
-import { HttpProblem } from './errors.js';
+import { DatabaseUnavailable, HttpProblem, unavailable } from './errors.js';
 import { errorText, type ErrorFormat } from './format/document-writers.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { docsRoutes } from './routes/docs.js';
@@ -154,6 +154,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {
+    // The database out of reach is no bug: a 503 as the others, with Retry-After, and not
+    // logged per request (the store logs the outage once).
+    if (error instanceof DatabaseUnavailable) {
+      error = unavailable(error.message, error.retryAfterSeconds);
+    }
     const status = error instanceof HttpProblem ? error.statusCode : (error.statusCode ?? 500);
     if (status >= 500 && !(error instanceof HttpProblem)) request.log.error(error);
     const message =

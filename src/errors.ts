@@ -17,3 +17,17 @@ export const unavailable = (message: string, retryAfterSeconds?: number): HttpPr
     message,
     retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {},
   );
+
+/**
+ * The database cannot be reached now (its server down, restarting, or out of reach): raised by
+ * a store instead of the driver's error, and answered 503 with Retry-After like the service's
+ * other 503s. The store logs the outage once; the driver's error is the cause.
+ */
+export class DatabaseUnavailable extends Error {
+  /** Seconds a client should wait: a restart of the server takes a few. */
+  readonly retryAfterSeconds = 5;
+
+  constructor(options?: ErrorOptions) {
+    super('the database is unavailable; try again shortly', options);
+  }
+}

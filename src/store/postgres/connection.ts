@@ -48,3 +48,43 @@ export function connectionProblem(error: unknown, url: string): Error {
             : message;
   return new Error(`cannot connect to PostgreSQL at ${where}: ${why}`);
 }
+
+/** Network errors of a connection that cannot be made or broke: the server down or out of reach. */
+const NETWORK_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** SQLSTATEs of a server shutting down or not accepting connections yet. */
+const SERVER_GOING_AWAY = new Set(['57P01', '57P02', '57P03']);
+/** What the pg driver says when a connection ends, times out, or broke before (no code). */
+const DRIVER_CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect$|timeout expired$|Client has encountered a connection error)/;
+
+/**
+ * Whether `error` says the database cannot be reached now (refused, reset, terminated, a
+ * connect timeout, a server shutting down or starting: SQLSTATE class 08 and 57P01-57P03),
+ * rather than that a statement failed: the former passes when the server is back, the latter
+ * is a bug to report as one.
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  if (typeof code === 'string') {
+    return (
+      NETWORK_ERRORS.has(code) ||
+      code.startsWith('08') ||
+      SERVER_GOING_AWAY.has(code) ||
+      // Any failed connect: a Unix socket whose file is gone with its server too (ENOENT).
+      syscall === 'connect'
+    );
+  }
+  return DRIVER_CONNECTION_MESSAGES.test(error.message);
+}

@@ -17,9 +17,10 @@ import {
 } from '../store.js';
 import { CatalogCache, catalogOf } from '../catalog.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
+import { DatabaseUnavailable } from '../../errors.js';
 import { Turns } from '../../turns.js';
 import { redactUrl } from '../open.js';
-import { clientConfig, connectionProblem } from './connection.js';
+import { clientConfig, connectionProblem, describeUrl, isConnectionFailure } from './connection.js';
 import { postgresDialect } from './dialect.js';
 import { PostgresLease } from './lease.js';
 import { MIGRATIONS, MIGRATION_LOCK } from './migrations.js';
@@ -54,12 +55,18 @@ export class PostgresStore implements Store {
   readonly description: string;
   readonly ingestLease: PostgresLease;
   private version = 0;
-  private readonly catalogCache = new CatalogCache(() => this.readCatalog());
+  private readonly catalogCache = new CatalogCache(() =>
+    this.readCatalog().catch((error: unknown) => {
+      throw this.failure(error);
+    }),
+  );
   private sourceKeys: string[] = [];
   private readonly poll: NodeJS.Timeout;
   private readonly readers = new Turns(READERS);
   private readonly sandbox: PostgresSandbox;
   private writeQueue: Promise<unknown> = Promise.resolve();
+  /** The server was found out of reach and not yet back: the outage is logged once. */
+  private unreachable = false;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -131,9 +138,31 @@ export class PostgresStore implements Store {
       );
       const value = Number(rows[0]?.value ?? 0);
       if (value > this.version) this.version = value;
-    } catch {
-      // The next poll tries again; requests report their own errors.
+      if (this.unreachable) {
+        this.unreachable = false;
+        this.options.warn?.(`PostgreSQL at ${describeUrl(this.options.url)} reachable again`);
+      }
+    } catch (error) {
+      // The next poll tries again; requests report their own errors. An outage is noticed
+      // here too, between requests.
+      this.failure(error);
     }
+  }
+
+  /**
+   * What a read fails with: a connection failure becomes DatabaseUnavailable (HTTP 503), logged
+   * once per outage (the version poll logs its end); any other error stays itself (a bug, 500).
+   */
+  private failure(error: unknown): unknown {
+    if (!isConnectionFailure(error)) return error;
+    if (!this.unreachable) {
+      this.unreachable = true;
+      const why = (error as Error).message.split('\n')[0];
+      this.options.warn?.(
+        `PostgreSQL at ${describeUrl(this.options.url)} is unavailable (${why}): requests that need it answer 503 until it is back`,
+      );
+    }
+    return new DatabaseUnavailable({ cause: error });
   }
 
   dataVersion(): number {
@@ -179,9 +208,11 @@ export class PostgresStore implements Store {
 
   async readColumns(sql: string): Promise<ColumnBatch[]> {
     // One round trip, where a cursor takes three (open, read to the end, close).
-    const result = await this.readers.run(() =>
-      this.pool.query<SqlValue[]>({ text: sql, rowMode: 'array' }),
-    );
+    const result = await this.readers
+      .run(() => this.pool.query<SqlValue[]>({ text: sql, rowMode: 'array' }))
+      .catch((error: unknown) => {
+        throw this.failure(error);
+      });
     return result.rows.length > 0 ? [columnsOf(result.rows)] : [];
   }
 
@@ -194,7 +225,7 @@ export class PostgresStore implements Store {
       client = await this.pool.connect();
     } catch (error) {
       this.readers.give();
-      throw error;
+      throw this.failure(error);
     }
     const cursor = client.query(new Cursor(sql, [], { rowMode: 'array' }));
     let failed = false;
@@ -206,7 +237,7 @@ export class PostgresStore implements Store {
       }
     } catch (error) {
       failed = true;
-      throw error;
+      throw this.failure(error);
     } finally {
       if (!failed) await new Promise<void>((resolve) => cursor.close(() => resolve()));
       client.release(failed);
@@ -314,7 +345,13 @@ export class PostgresStore implements Store {
     }
   }
 
-  async ingestStates(): Promise<Map<string, IngestState>> {
+  ingestStates(): Promise<Map<string, IngestState>> {
+    return this.readIngestStates().catch((error: unknown) => {
+      throw this.failure(error);
+    });
+  }
+
+  private async readIngestStates(): Promise<Map<string, IngestState>> {
     const { rows } = await this.pool.query<{
       source: string;
       last_attempt: string | null;
