@@ -55,11 +55,7 @@ export class PostgresStore implements Store {
   readonly description: string;
   readonly ingestLease: PostgresLease;
   private version = 0;
-  private readonly catalogCache = new CatalogCache(() =>
-    this.readCatalog().catch((error: unknown) => {
-      throw this.failure(error);
-    }),
-  );
+  private readonly catalogCache = new CatalogCache(() => this.reached(this.readCatalog()));
   private sourceKeys: string[] = [];
   private readonly poll: NodeJS.Timeout;
   private readonly readers = new Turns(READERS);
@@ -165,6 +161,13 @@ export class PostgresStore implements Store {
     return new DatabaseUnavailable({ cause: error });
   }
 
+  /** A read's result, or its failure as `failure` words it. */
+  private reached<T>(read: Promise<T>): Promise<T> {
+    return read.catch((error: unknown) => {
+      throw this.failure(error);
+    });
+  }
+
   dataVersion(): number {
     return this.version;
   }
@@ -208,11 +211,9 @@ export class PostgresStore implements Store {
 
   async readColumns(sql: string): Promise<ColumnBatch[]> {
     // One round trip, where a cursor takes three (open, read to the end, close).
-    const result = await this.readers
-      .run(() => this.pool.query<SqlValue[]>({ text: sql, rowMode: 'array' }))
-      .catch((error: unknown) => {
-        throw this.failure(error);
-      });
+    const result = await this.reached(
+      this.readers.run(() => this.pool.query<SqlValue[]>({ text: sql, rowMode: 'array' })),
+    );
     return result.rows.length > 0 ? [columnsOf(result.rows)] : [];
   }
 
@@ -346,9 +347,7 @@ export class PostgresStore implements Store {
   }
 
   ingestStates(): Promise<Map<string, IngestState>> {
-    return this.readIngestStates().catch((error: unknown) => {
-      throw this.failure(error);
-    });
+    return this.reached(this.readIngestStates());
   }
 
   private async readIngestStates(): Promise<Map<string, IngestState>> {

@@ -9,7 +9,7 @@ import {
   type SandboxLimits,
   type SqlValue,
 } from '../store.js';
-import { clientConfig, describeUrl } from './connection.js';
+import { clientConfig, describeUrl, isConnectionFailure } from './connection.js';
 import { plainValue } from './values.js';
 
 /** The role untrusted SQL runs as, one per database: it can read observations and sources only. */
@@ -70,8 +70,6 @@ export class PostgresSandbox {
   private problem: string | undefined;
   private ready: Promise<void> | undefined;
   private failedAt = 0;
-  /** What lets the service's user cancel the query role's statements, for the warning. */
-  private grant = 'GRANT <the query role> TO <the service user>';
   private cancelWarned = false;
 
   constructor(
@@ -106,17 +104,7 @@ export class PostgresSandbox {
         `the query role cannot connect to ${describeUrl(url)}: ${(error as Error).message}`,
       );
     });
-    try {
-      const role = (await probe.query<{ role: string }>('SELECT current_user AS role')).rows[0]!;
-      const user = (await this.admin.query<{ user: string }>('SELECT current_user AS user'))
-        .rows[0]!;
-      this.grant = `GRANT ${ident(role.role)} TO ${ident(user.user)}`;
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw error;
-    } finally {
-      probe.release();
-    }
+    probe.release();
     this.pool = pool;
     this.problem = undefined;
   }
@@ -221,7 +209,7 @@ export class PostgresSandbox {
       void this.cancel(pid).then((failure) => {
         // Unless the statement has ended meanwhile (its backend with it, when it timed out).
         if (failure === undefined || settled) return;
-        this.cannotCancel(failure);
+        void this.cannotCancel(failure);
         abandon();
       });
       // A backend that ignores the cancel (it should not), or a cancel still not sent.
@@ -244,7 +232,7 @@ export class PostgresSandbox {
       if (timedOut || (code === '57014' && /statement timeout/.test((error as Error).message))) {
         throw new SandboxTimeout('the query was stopped at the time limit');
       }
-      if (code === undefined || code.startsWith('08') || code === '57P01') {
+      if (code === undefined || isConnectionFailure(error)) {
         throw new SandboxUnavailable(`the query failed: ${(error as Error).message}`);
       }
       throw new SandboxRejection((error as Error).message.split('\n')[0]!);
@@ -278,14 +266,23 @@ export class PostgresSandbox {
     );
   }
 
-  /** Says once that cancels fail (the service's user may not signal the query role), and why. */
-  private cannotCancel(why: string): void {
+  /**
+   * Says once that cancels fail (the service's user may not signal the query role), why, and
+   * the GRANT that lets it.
+   */
+  private async cannotCancel(why: string): Promise<void> {
     if (this.cancelWarned) return;
     this.cancelWarned = true;
+    const currentUser = async (pool: pg.Pool | undefined): Promise<string> =>
+      ident((await pool!.query<{ name: string }>('SELECT current_user AS name')).rows[0]!.name);
+    const grant = await Promise.all([currentUser(this.pool), currentUser(this.admin)]).then(
+      ([role, user]) => `GRANT ${role} TO ${user}`,
+      () => 'GRANT <the query role> TO <the service user>',
+    );
     this.warn?.(
       `query sandbox: a statement past the time limit could not be cancelled (${why}); ` +
         `its connection is closed instead and PostgreSQL stops it at its statement_timeout. ` +
-        `For cancels to work, an administrator can run: ${this.grant}`,
+        `For cancels to work, an administrator can run: ${grant}`,
     );
   }
 
