@@ -20,6 +20,15 @@ import {
 } from './support/harness.js';
 import { postgresCluster, skipWithoutPostgres } from './support/postgres-cluster.js';
 
+/** The SQL an administrator must run, from the query endpoint's 503 message. */
+function adminSqlIn(error: string): string {
+  const sql = /An administrator must run: (.*); then start the service with FXRATES_QUERY_DB/.exec(
+    error,
+  )?.[1];
+  assert.ok(sql, error);
+  return sql;
+}
+
 const skip = skipWithoutPostgres();
 
 describe('connecting to PostgreSQL', { skip }, () => {
@@ -200,11 +209,7 @@ describe('a database user that may not create roles', { skip }, () => {
       const app = await buildApp({ store });
       const refused = await getJson(app, '/v1/exchangerate/query?q=SELECT%201');
       assert.equal(refused.status, 503);
-      const sql =
-        /An administrator must run: (.*); then start the service with FXRATES_QUERY_DB/.exec(
-          refused.body.error,
-        )?.[1];
-      assert.ok(sql, refused.body.error);
+      const sql = adminSqlIn(refused.body.error);
       assert.match(
         sql,
         new RegExp(`^CREATE ROLE fxrates_query_${name} LOGIN PASSWORD '<choose one>'`),
@@ -294,11 +299,7 @@ describe('the time limit when the service user is not a superuser', { skip }, ()
       const refused = await getJson(app, query('SELECT 1'));
       await app.close();
       assert.equal(refused.status, 503);
-      const sql =
-        /An administrator must run: (.*); then start the service with FXRATES_QUERY_DB/.exec(
-          refused.body.error,
-        )?.[1];
-      assert.ok(sql, refused.body.error);
+      const sql = adminSqlIn(refused.body.error);
       const database = new pg.Client({ connectionString: superuser });
       await database.connect();
       try {
