@@ -125,6 +125,9 @@ forEachEngine((engine) => {
       'sources=ecb,boe&aggregation=week&format=xml',
       'sources=ecb,boe&aggregation=month&observation_time_selection=latest',
       'sources=ecb&aggregation=quarter&symbols=USD,CHF',
+      // Each window reads only what reaches into it from the days before it.
+      'sources=ecb,boe&base=USD&up_to_days_before=36525',
+      'sources=boe,ecb&base=JPY&aggregation=month&up_to_days_before=2000&max_sources_per_symbol=2',
     ]) {
       test(`the same answer as one statement: /all?${query}`, async () => {
         const url = `/v1/exchangerate/all?${query}`;

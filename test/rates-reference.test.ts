@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AGGREGATIONS } from '../src/resolve/rate-query.js';
 import { addDays } from '../src/dates.js';
+import { LONG_LOOK_BACK_DAYS } from '../src/resolve/rates-sql.js';
 import { findSource } from '../src/sources/registry.js';
 import {
   referenceDate,
@@ -96,7 +97,11 @@ function randomRequest(random: () => number, today: string): RandomRequest {
     shuffled = shuffled.filter((key) => findSource(key)!.relativeCurrency === base);
   }
   const symbols = random() < 0.4 ? null : SYMBOLS.filter(() => random() < 0.5);
-  const window = 1 + Math.floor(random() * 6);
+  // A fifth of the requests look back further than LONG_LOOK_BACK_DAYS: over all of the data.
+  const window =
+    random() < 0.2
+      ? LONG_LOOK_BACK_DAYS + 1 + Math.floor(random() * 30_000)
+      : 1 + Math.floor(random() * 6);
   const max = random() < 0.6 ? 1 : 1 + Math.floor(random() * 3);
   const kind = pick(['date', 'range', 'range', 'latest'] as const);
   const selection = random() < 0.5 ? 'earliest' : 'latest';

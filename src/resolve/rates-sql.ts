@@ -3,6 +3,14 @@ import type { RateQuery, SourceRef } from './rate-query.js';
 import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-literal.js';
 
 /**
+ * Above this `up_to_days_before`, the days before a range (or a date) are read as reachedLegs
+ * says instead of day by day. Below it the extra steps cost more than they save. A one-year
+ * range: about the same at 366 days on DuckDB; at 700-730, 20-30% less on DuckDB and 13% more
+ * on PostgreSQL; at 1,500, 23-45% less on both. One date at 1,000: 10-30% less on both.
+ */
+export const LONG_LOOK_BACK_DAYS = 1000;
+
+/**
  * The one SQL statement behind every rate response (CONTRACT §3-§4). It returns the rows
  * `date, symbol, source, symbol_rate, base_rate, observation_time`, newest date first, then
  * symbol A-Z, then source priority. The rate is symbol_rate / base_rate: the SQL returns the two
@@ -22,7 +30,8 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
  * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order
  *   (when that is one, each group's first row in the dialect's fastest form).
  * One date whose sources are all quoted in the base currency has no pairs to make: ranked reads
- * each source's latest day of each symbol from the observations directly.
+ * each source's latest day of each symbol from the observations directly. A look-back longer
+ * than LONG_LOOK_BACK_DAYS reads only the days before the range that can reach into it.
  *
  * A long range is answered window by window, newest first, each window this statement over its
  * own dates (range-windows.ts), so that no answer is ever sorted or held whole.
@@ -80,9 +89,16 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM legs AS l WHERE FALSE`);
   }
 
-  const scanFilter = `${dialect.oneOf('o.source', sourceKeys)}
-      AND o.observation_time >= ${windowStart}
-      AND o.observation_time < ${dayAfterEnd}`;
+  const scanOf = (
+    from: string,
+    to: string,
+    keys = sourceKeys,
+  ): string => `${dialect.oneOf('o.source', keys)}
+      AND o.observation_time >= ${from}
+      AND o.observation_time < ${to}`;
+  const scanFilter = scanOf(windowStart, dayAfterEnd);
+  const reaching = sources.length > 0 && query.upToDaysBefore > LONG_LOOK_BACK_DAYS;
+  const startTime = `CAST(${dateLiteral(query.start)} AS TIMESTAMP)`;
   const ctes = [
     ...(prioritized(query)
       ? [
@@ -103,9 +119,24 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
           `${scanFilter}\n      AND ${wanted === undefined ? `NOT ${dialect.oneOf('o.symbol', baseLiteral)}` : symbolFilter('o.symbol')}`,
         )
       : [
-          `legs AS (
+          ...(reaching
+            ? reachedLegs(
+                dialect,
+                extreme,
+                (keys, from, to) => `${scanOf(from, to, keys)}\n      AND ${legSymbolFilter}`,
+                { from: windowStart, start: startTime, dayAfterEnd, oneDay },
+                {
+                  all: sourceKeys,
+                  direct: direct.length > 0 ? stringList(direct.map((s) => s.key)) : undefined,
+                  crossed: crossed.length > 0 ? stringList(crossed.map((s) => s.key)) : undefined,
+                },
+                baseLiteral,
+              )
+            : [
+                `legs AS (
     ${dialect.extremeOfEachDay(extreme, `${scanFilter}\n      AND ${legSymbolFilter}`)}
   )`,
+              ]),
           // One date over sources quoted in the base and in other currencies aggregates the
           // union of both kinds of pairs. Computed once into a step of its own (MATERIALIZED,
           // which both engines take), the 4 M set's one date in USD (one source quoted in it,
@@ -150,6 +181,70 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
 SELECT r.date, r.symbol, r.source, r.symbol_rate, r.base_rate, r.observation_time
 FROM ${rows} AS r
 ORDER BY ${order.join(', ')}`;
+}
+
+/**
+ * The legs when the look-back is long: of the days before the range (or, for one date, of the
+ * whole window), only a series' newest pair can reach into the range, so only the days on which
+ * some series has its newest pair are read day by day. `reach` finds each series' newest such
+ * day in aggregates over few groups: the newest day its symbol was observed on, by a crossed
+ * source only on a day it observed the base too. The legs of those days, of every source and
+ * symbol (the bases' among them), make those pairs; the older pairs of other series they make
+ * too end before the range and drop out there as any older pair does. So each window of a long
+ * range reads the days before it in three scans without a step per day, instead of sorting every
+ * pair since `up_to_days_before` before it.
+ */
+function reachedLegs(
+  dialect: SqlDialect,
+  extreme: 'min' | 'max',
+  scan: (keys: string, from: string, to: string) => string,
+  bounds: { from: string; start: string; dayAfterEnd: string; oneDay: boolean },
+  keys: { all: string; direct: string | undefined; crossed: string | undefined },
+  base: string,
+): string[] {
+  const day = 'CAST(o.observation_time AS DATE)';
+  const before = (sourceKeys: string): string =>
+    scan(sourceKeys, bounds.from, bounds.oneDay ? bounds.dayAfterEnd : bounds.start);
+  const newest = (
+    sourceKeys: string,
+    join: string,
+  ): string => `SELECT o.source, o.symbol, max(${day}) AS day
+    FROM observations AS o${join}
+    WHERE ${before(sourceKeys)}
+    GROUP BY o.source, o.symbol`;
+  const reach = [
+    ...(keys.crossed === undefined
+      ? []
+      : [
+          newest(
+            keys.crossed,
+            `
+    JOIN (SELECT DISTINCT o.source, ${day} AS day FROM observations AS o
+      WHERE ${before(keys.crossed)} AND o.symbol = ${base}) AS b
+      ON b.source = o.source AND b.day = ${day}`,
+          ),
+        ]),
+    ...(keys.direct === undefined ? [] : [newest(keys.direct, '')]),
+  ];
+  const reached = dialect.extremeOfEachDay(
+    extreme,
+    `${before(keys.all)}
+      AND ${day} IN (SELECT day FROM reach)`,
+  );
+  return [
+    `reach AS (
+    ${reach.join('\n    UNION ALL\n    ')}
+  )`,
+    `legs AS (
+    ${
+      bounds.oneDay
+        ? reached
+        : `SELECT * FROM (${dialect.extremeOfEachDay(extreme, scan(keys.all, bounds.start, bounds.dayAfterEnd))}) AS since_start
+    UNION ALL
+    SELECT * FROM (${reached}) AS reached`
+    }
+  )`,
+  ];
 }
 
 /**
