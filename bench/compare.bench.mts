@@ -305,6 +305,19 @@ function timedScenarios(set: DataSet): Scenario[] {
       'aggregation=month',
       'pretty_print=false',
     ]),
+    // The longest look-back, which carries a stopped series over a century: each window reads
+    // only what reaches into it from the days before it. Not on 4 M (minutes on PostgreSQL).
+    ...(set.key === '4m'
+      ? []
+      : [
+          history(
+            'month-reach@1',
+            'full history, aggregation=month, up_to_days_before=36525',
+            1,
+            COUNTS.history1,
+            ['aggregation=month', 'up_to_days_before=36525', 'pretty_print=false'],
+          ),
+        ]),
     // As most clients ask (curl --compressed, browsers, Go): each answer being compressed is in
     // flight longer, so more of them hold a window at once. On the ECB file only (4 M: minutes).
     ...(set.key === 'ecb'
