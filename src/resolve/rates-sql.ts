@@ -5,8 +5,9 @@ import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-li
 /**
  * Above this `up_to_days_before`, the days before a range (or a date) are read as reachedLegs
  * says instead of day by day. Below it the extra steps cost more than they save. A one-year
- * range: about the same at 366 days on DuckDB; at 700-730, 20-30% less on DuckDB and 13% more
- * on PostgreSQL; at 1,500, 23-45% less on both. One date at 1,000: 10-30% less on both.
+ * range on DuckDB: 12-27% slower at 4-100 days, from 15% slower to 4% faster at 366; at
+ * 700-730, 21-32% faster on DuckDB and 13% slower on PostgreSQL; at 1,500, 23-48% faster on
+ * both. One date at 1,000 days: 11-28% faster on both.
  */
 export const LONG_LOOK_BACK_DAYS = 1000;
 
