@@ -38,9 +38,9 @@ function integerValue(text: string): number | string {
 
 /**
  * How values come back from PostgreSQL: DATE as YYYY-MM-DD text and TIMESTAMP as ISO 8601 UTC
- * text, as from every engine; BIGINT as a number where it is exact; NUMERIC as a number where a double holds it exactly, else
- * its exact text;
- * double precision as the double itself (PostgreSQL sends its shortest exact text).
+ * text, as from every engine; BIGINT as a number where it is exact; NUMERIC as a number where
+ * a double holds it exactly, else its exact text (NaN and Infinity as text too); double
+ * precision as the double itself (PostgreSQL sends its shortest exact text).
  */
 export const TYPE_PARSERS = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -53,7 +53,7 @@ export const TYPE_PARSERS = {
       case OID.int8:
         return integerValue;
       case OID.numeric:
-        return (text: string) => (text === 'NaN' ? text : decimalResult(text));
+        return decimalResult;
       default:
         return pg.types.getTypeParser(oid, format ?? 'text');
     }
