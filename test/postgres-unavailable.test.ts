@@ -5,7 +5,6 @@
  * server is back, the same requests answer 200 without the service being restarted.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,8 +13,8 @@ import { DatabaseUnavailable } from '../src/errors.js';
 import { isConnectionFailure } from '../src/store/postgres/connection.js';
 import { observation, startService, type TestService } from './support/harness.js';
 import {
-  postgresBinaries,
   postgresCluster,
+  runServerCommand,
   skipWithoutPostgres,
 } from './support/postgres-cluster.js';
 
@@ -36,23 +35,21 @@ describe('PostgreSQL stopped under a running service', { skip }, () => {
   const warnings: string[] = [];
   const logLines: { level: number; msg?: string; err?: unknown }[] = [];
 
-  /** pg_ctl on the test's cluster, as the helper runs it (as the postgres user under root). */
-  const pgCtl = (args: string[]): void => {
-    const command = join(postgresBinaries()!, 'pg_ctl');
-    const [file, argv] =
-      process.getuid?.() === 0
-        ? ['runuser', ['-u', 'postgres', '--', command, ...args]]
-        : [command, args];
-    execFileSync(file, argv, { stdio: 'pipe' });
-  };
   const stopDatabase = (): void => {
-    pgCtl(['-D', dataDir, '-w', '-m', 'fast', 'stop']);
+    runServerCommand('pg_ctl', ['-D', dataDir, '-w', '-m', 'fast', 'stop']);
     running = false;
   };
   // `restart` of a stopped cluster starts it with the options it last ran with (postmaster.opts):
   // the same port and socket folder.
   const startDatabase = (): void => {
-    pgCtl(['-D', dataDir, '-w', '-l', join(dirname(dataDir), 'log'), 'restart']);
+    runServerCommand('pg_ctl', [
+      '-D',
+      dataDir,
+      '-w',
+      '-l',
+      join(dirname(dataDir), 'log'),
+      'restart',
+    ]);
     running = true;
   };
 

@@ -90,27 +90,40 @@ async function start(): Promise<Cluster> {
   };
 }
 
+/**
+ * Runs one of the server's programs (initdb, pg_ctl) from postgresBinaries. The server refuses
+ * to run as root: as root, it runs as the package's postgres user.
+ */
+export function runServerCommand(command: string, args: string[]): void {
+  const program = join(postgresBinaries()!, command);
+  const [file, argv] =
+    process.getuid?.() === 0
+      ? ['runuser', ['-u', 'postgres', '--', program, ...args]]
+      : [program, args];
+  execFileSync(file, argv, { stdio: 'pipe' });
+}
+
 async function startLocal(): Promise<string> {
-  const bin = postgresBinaries();
-  if (!bin) throw new Error(String(skipWithoutPostgres()));
+  if (!postgresBinaries()) throw new Error(String(skipWithoutPostgres()));
   const dir = mkdtempSync(join(tmpdir(), 'fxrates-pg-'));
   const data = join(dir, 'data');
-  // The server refuses to run as root: as root, it runs as the package's postgres user.
-  const asRoot = process.getuid?.() === 0;
-  const run = (command: string, args: string[]): void => {
-    const [file, argv] = asRoot
-      ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
-      : [join(bin, command), args];
-    execFileSync(file, argv, { stdio: 'pipe' });
-  };
-  if (asRoot) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
-  run('initdb', ['-D', data, '-U', 'fxrates', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  if (process.getuid?.() === 0) chownSync(dir, uidOf('postgres'), gidOf('postgres'));
+  runServerCommand('initdb', [
+    '-D',
+    data,
+    '-U',
+    'fxrates',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
   // Test files run side by side: another one's cluster may take the free port first.
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
     try {
-      run('pg_ctl', [
+      runServerCommand('pg_ctl', [
         '-D',
         data,
         '-w',
@@ -127,7 +140,7 @@ async function startLocal(): Promise<string> {
   }
   process.once('exit', () => {
     try {
-      run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      runServerCommand('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
     } catch {
       // Already stopped.
     }
