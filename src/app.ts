@@ -48,6 +48,8 @@ export interface AppOptions {
   ingestEnv?: Env;
   /** False when the service runs with --no-ingest: the status endpoint says so. */
   ingesting?: boolean;
+  /** The sources this process keeps current when it ingests (FXRATES_INGEST_SOURCES); all when absent. */
+  ingestSources?: readonly string[];
   /** Sources being ingested right now, for the status endpoint. */
   runningSources?: () => ReadonlySet<string>;
   /** Whether this process ingests now (it holds the ingest lease); defaults to `ingesting`. */
@@ -90,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ingest: {
       env: options.ingestEnv ?? process.env,
       enabled: options.ingesting ?? false,
+      sources: options.ingestSources,
       running: options.runningSources ?? (() => new Set()),
       role: options.ingestRole ?? (() => (options.ingesting ? 'ingesting' : 'serving')),
       nextAttempt: options.nextAttempt ?? (() => null),

@@ -41,6 +41,7 @@ export async function serve(config: ServeConfig): Promise<void> {
     connections: { maxConnections: config.maxConnections },
     ingestEnv: process.env,
     ingesting: config.ingest,
+    ingestSources: config.ingestSources,
     runningSources: () => scheduler?.runningSources() ?? new Set(),
     ingestRole: () => (scheduler ? 'ingesting' : 'serving'),
     nextAttempt: (source) => scheduler?.nextAttempt(source) ?? null,

@@ -31,7 +31,7 @@ describe('a failing publisher', { skip }, () => {
   });
   beforeEach(async () => {
     await service?.close();
-    service = await startService({ today: () => '2026-11-22' });
+    service = await startService({ today: () => '2026-11-22', ingesting: true });
     replay.intercept = undefined;
   });
   after(async () => {

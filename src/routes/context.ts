@@ -17,6 +17,8 @@ export interface ServiceContext {
     env: Env;
     /** Whether this process runs the ingestion schedule. */
     enabled: boolean;
+    /** The sources this process keeps current when it ingests; every source when undefined. */
+    sources: readonly string[] | undefined;
     /** Sources this process is ingesting right now. */
     running: () => ReadonlySet<string>;
     /**

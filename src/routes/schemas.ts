@@ -192,7 +192,7 @@ export const statusResponseDescription = {
             ],
             {
               description:
-                'idle: cannot run here (e.g. no API key); pending: never attempted; running: a run is in progress',
+                'idle: cannot run here (no API key) or will not be run (left out of FXRATES_INGEST_SOURCES, or nothing ingests), last_error says which; pending: never attempted, a run is to come; running: a run is in progress',
             },
           ),
           last_attempt: nullableText('Start of the last attempt, ISO 8601 UTC.'),

@@ -30,7 +30,8 @@ type StatusRow = Record<(typeof COLUMNS)[number], string | number | null>;
 /**
  * How ingestion of each source is going: `running` (a run is in progress; the other fields tell
  * how the previous one went), `ok` (last attempt succeeded), `failing` (it did not; `last_error`
- * says why), `idle` (cannot run here, e.g. no API key), `pending` (never attempted).
+ * says why), `idle` (cannot run here, e.g. no API key, or no process will run it),
+ * `pending` (never attempted, and a run is to come).
  */
 export function statusRoutes(app: FastifyInstance, context: ServiceContext): void {
   readOnlyEndpoint(
@@ -60,7 +61,11 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
       const rows: StatusRow[] = SOURCES.map((source) => {
         const state = states.get(source.key);
         const holdings = catalog.get(source.key);
-        const idle = idleReason(source, context.ingest.env);
+        const idle =
+          idleReason(source, context.ingest.env) ??
+          (state?.lastAttempt || running.has(source.key)
+            ? undefined
+            : unscheduledReason(source.key, context, role, holder));
         return {
           source: source.key,
           state: idle
@@ -115,4 +120,26 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
       );
     },
   );
+}
+
+/**
+ * Why a source never attempted will not be run either, when that is known: the ingesting
+ * process leaves it out (FXRATES_INGEST_SOURCES), or nothing ingests the database now and this
+ * process will not (--no-ingest; on PostgreSQL another replica may take the lease later).
+ */
+function unscheduledReason(
+  key: string,
+  context: ServiceContext,
+  role: 'ingesting' | 'serving',
+  holder: string | null,
+): string | undefined {
+  if (role === 'ingesting') {
+    const sources = context.ingest.sources;
+    return sources && !sources.includes(key)
+      ? 'idle: not among FXRATES_INGEST_SOURCES of the ingesting process'
+      : undefined;
+  }
+  if (!context.ingest.enabled && holder === null)
+    return 'idle: no process ingests this database now (this one runs with --no-ingest)';
+  return undefined;
 }
