@@ -20,7 +20,7 @@ import { queryRoutes } from './routes/query.js';
 import { rateRoutes } from './routes/rates.js';
 import { statusRoutes } from './routes/status.js';
 import { loadWebPage, webRoutes, type WebPage } from './routes/web.js';
-import { queryStringOf } from './routes/respond.js';
+import { dropHeadBodies, queryStringOf } from './routes/respond.js';
 import { COMPRESSION, ResponseCache } from './http/response-cache.js';
 import type { Store } from './store/store.js';
 import { MAX_SQL_LENGTH } from './store/sql-guard.js';
@@ -135,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => () => true);
 
   await app.register(compress, { global: true, ...COMPRESSION });
+  dropHeadBodies(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -83,7 +83,7 @@ describe('web page: HTTP', () => {
     assert.equal(page.statusCode, 200);
     assert.match(page.headers['content-type'] as string, /^text\/html/);
     assert.equal(page.headers['cache-control'], 'public, max-age=60');
-    assert.match(page.headers.vary as string, /Accept,/);
+    assert.match(page.headers.vary as string, /^accept, accept-encoding$/);
     assert.match(page.headers['content-security-policy'] as string, /default-src 'self'/);
     assert.match(page.body, /<title>fxrates/);
     for (const accept of [undefined, '*/*', 'application/json', 'text/html;q=0.5, */*']) {
@@ -92,7 +92,7 @@ describe('web page: HTTP', () => {
         headers: accept ? { accept } : {},
       });
       assert.match(index.headers['content-type'] as string, /^application\/json/, String(accept));
-      assert.match(index.headers.vary as string, /Accept,/);
+      assert.match(index.headers.vary as string, /^accept, accept-encoding$/);
       assert.equal(JSON.parse(index.body).openapi, '/v1/openapi.json');
     }
   });

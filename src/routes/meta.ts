@@ -73,7 +73,7 @@ export function metaRoutes(
           {
             ...representation,
             etagParts: ['index', version],
-            extraHeaders: { vary: 'Accept, Accept-Encoding' },
+            extraHeaders: { vary: 'accept, accept-encoding' },
           },
           () => jsonText({ ...INDEX, version }, true),
         ),

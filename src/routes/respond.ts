@@ -5,6 +5,7 @@ import type {
   FastifyRequest,
   FastifySchema,
   RouteHandlerMethod,
+  onSendHookHandler,
 } from 'fastify';
 import { CACHE_CHANGING, CACHE_SETTLED, etagMatches, weakEtag } from '../http/caching.js';
 import { ALLOWED_METHODS, CONTENT_TYPES } from '../http/server-guards.js';
@@ -13,8 +14,13 @@ export { CONTENT_TYPES };
 import { problemsText } from '../params/problems.js';
 
 /**
- * A read-only endpoint: GET (and HEAD, which Fastify derives from it) and OPTIONS for CORS
- * preflight. Every other method gets 405 with `Allow` before Fastify sees it (server-guards.ts).
+ * A read-only endpoint: GET, HEAD and OPTIONS for CORS preflight. Every other method gets 405
+ * with `Allow` before Fastify sees it (server-guards.ts).
+ *
+ * HEAD is a route of its own with the same handler, not the one Fastify derives from GET: that
+ * one drops the body before compression sees it, so its Content-Length and Content-Encoding
+ * were those of the uncompressed answer. Here the answer goes through the same hooks as GET's,
+ * and the body is dropped after them (see dropHeadBodies).
  */
 export function readOnlyEndpoint(
   app: FastifyInstance,
@@ -22,7 +28,8 @@ export function readOnlyEndpoint(
   schema: FastifySchema,
   handler: RouteHandlerMethod,
 ): void {
-  app.get(url, { schema }, handler);
+  app.get(url, { schema, exposeHeadRoute: false }, handler);
+  app.head(url, { schema: { ...schema, hide: true } }, handler);
   app.options(url, { schema: { hide: true } }, (request, reply) =>
     reply
       .code(204)
@@ -35,6 +42,29 @@ export function readOnlyEndpoint(
       .header('allow', ALLOWED_METHODS)
       .send(),
   );
+}
+
+/**
+ * Drops the body of every HEAD answer after the other hooks have shaped it, keeping the length
+ * of a body whose length is known. Registered after compression, whose hook it must follow.
+ */
+export function dropHeadBodies(app: FastifyInstance): void {
+  const dropBody: onSendHookHandler = (_request, reply, payload, done) => {
+    if (payload instanceof Readable) payload.resume();
+    else if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+      if (!reply.hasHeader('content-length'))
+        reply.header('content-length', Buffer.byteLength(payload));
+    }
+    done(null, null);
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'HEAD') return;
+    const hooks = route.onSend;
+    route.onSend = [
+      ...(hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]),
+      dropBody,
+    ];
+  });
 }
 
 /** The raw query string, so that parameter parsing sees names, case and repeats as sent. */
@@ -68,7 +98,8 @@ export function sendRepresentation(
   reply
     .header('etag', etag)
     .header('cache-control', representation.settled ? CACHE_SETTLED : CACHE_CHANGING)
-    .header('vary', 'Accept-Encoding');
+    // In lower case, as the compression hook writes it: it adds the name again otherwise.
+    .header('vary', 'accept-encoding');
   if (representation.problems && representation.problems.length > 0) {
     reply.header('x-error', problemsText(representation.problems));
   }

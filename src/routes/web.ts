@@ -113,7 +113,7 @@ export function sendWebPage(
   web: WebPage,
 ): FastifyReply {
   reply
-    .header('vary', 'Accept, Accept-Encoding')
+    .header('vary', 'accept, accept-encoding')
     .header('content-security-policy', PAGE_POLICY)
     .header('referrer-policy', 'no-referrer');
   return sendStatic(request, reply, web.page, CACHE_PAGE);
