@@ -31,6 +31,8 @@ import {
   DEFAULT_CONNECTION_LIMITS,
   answerClientError,
   createGuardedServer,
+  EndpointPaths,
+  noEndpointText,
   formatOfQuery,
   type ConnectionLimits,
 } from './http/server-guards.js';
@@ -82,6 +84,8 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
 /** Builds the HTTP service around a store. It never listens: server.ts does, tests inject. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const today = options.today ?? utcToday();
+  /** The paths of the GET routes, known once they are registered below. */
+  const endpoints = new EndpointPaths();
   const answers = new ResponseCache(() => `${options.store.dataVersion()}|${today()}`);
   const context: ServiceContext = {
     store: options.store,
@@ -110,10 +114,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     // A URL answered from the cache before is answered again at the socket, before routing.
     serverFactory: (handler) =>
-      createGuardedServer(connections, (request, response) => {
-        if (!answers.answer(request, response)) handler(request, response);
-        else if (requestLogging) app.log.debug(`${request.url}: answered from the cache`);
-      }),
+      createGuardedServer(
+        connections,
+        (request, response) => {
+          if (!answers.answer(request, response)) handler(request, response);
+          else if (requestLogging) app.log.debug(`${request.url}: answered from the cache`);
+        },
+        endpoints,
+      ),
     // Fastify's two lines per request (logged at debug, see logging.ts) cost time on every
     // request even when nothing prints them: they are made only when debug is on.
     logController: new LogController({ disableRequestLogging: !requestLogging }),
@@ -134,6 +142,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Schemas document the API; parameters are parsed leniently by src/params (see routes/schemas.ts).
   app.setValidatorCompiler(() => () => true);
 
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'GET') endpoints.add(route.url);
+  });
   await app.register(compress, { global: true, ...COMPRESSION });
   dropHeadBodies(app);
   await app.register(swagger, {
@@ -181,7 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const format = requestedFormat(request);
     // Requests from a socket never get here with another method (server-guards.ts answers
     // them first); requests injected in process do.
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method) && endpoints.has(request.url)) {
       return reply
         .code(405)
         .header('allow', ALLOWED_METHODS)
@@ -189,12 +200,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .type(CONTENT_TYPES[format])
         .send(errorText(format, `method ${request.method} is not allowed; use GET`));
     }
-    const path = request.url.split('?')[0] ?? '';
     return reply
       .code(404)
       .header('cache-control', 'no-store')
       .type(CONTENT_TYPES[format])
-      .send(errorText(format, `no endpoint at ${path.slice(0, 200)}; see /v1/openapi.json`));
+      .send(errorText(format, noEndpointText(request.url)));
   });
 
   rateRoutes(app, context);

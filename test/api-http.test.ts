@@ -143,8 +143,15 @@ forEachEngine((engine) => {
       assert.equal(preflight.headers['access-control-allow-headers'], 'if-none-match');
     });
 
-    test('other methods get 405 with Allow', async () => {
+    test('other methods get 405 with Allow; on a path no endpoint answers, 404', async () => {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+        const missing = await service.app.inject({ method, url: '/v1/nothing' });
+        assert.equal(missing.statusCode, 404, method);
+        assert.equal(missing.headers.allow, undefined);
+        assert.equal(
+          JSON.parse(missing.body).error,
+          'no endpoint at /v1/nothing; see /v1/openapi.json',
+        );
         for (const url of [
           '/v1/exchangerate/latest',
           '/v1/exchangerate/2024-03-10',

@@ -301,6 +301,31 @@ describe('attacks on a running service', () => {
     }
   });
 
+  test('another method on a path no endpoint answers gets 404, before any body is read', async () => {
+    for (const path of [
+      '/v1/nothing',
+      '/v2/exchangerate/latest',
+      '/v1/exchangerate/2024-01-01/x/y',
+    ]) {
+      const answer = await rawExchange(
+        server,
+        `PUT ${path}?format=csv HTTP/1.1\r\nHost: x\r\nContent-Length: 50000000\r\n\r\nabc`,
+      );
+      assert.match(answer, /^HTTP\/1\.1 404 /, path);
+      assert.doesNotMatch(answer, /\r\nallow:/i, path);
+      assert.match(answer, new RegExp(`error,no endpoint at ${path}; see /v1/openapi.json`), path);
+    }
+    // Trailing and doubled slashes name the endpoint as GET takes them.
+    for (const path of [
+      '/v1/exchangerate/latest/',
+      '//v1//sources',
+      '/v1/exchangerate/2024-01-01',
+    ]) {
+      const answer = await rawExchange(server, `DELETE ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      assert.match(answer, /^HTTP\/1\.1 405 /, path);
+    }
+  });
+
   test('a flood of pipelined requests closes its connection; a few pipelined are all answered', async () => {
     const pipelined = (count: number, path: string): string =>
       `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(count);

@@ -65,14 +65,51 @@ function queryStringOfUrl(url: string | undefined): string {
 }
 
 /**
+ * The paths the service answers, from the routes' patterns (`:name` one segment, `*` the
+ * rest), so that a method it never allows can be told apart from a path it does not have.
+ */
+export class EndpointPaths {
+  private readonly patterns: RegExp[] = [];
+
+  add(route: string): void {
+    const pattern = route
+      .split('/')
+      .map((segment) =>
+        segment.startsWith(':')
+          ? '[^/]+'
+          : segment === '*'
+            ? '.*'
+            : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    this.patterns.push(new RegExp(`^${pattern}$`));
+  }
+
+  /** Whether some endpoint answers `url` (its query aside; trailing and doubled slashes as routing takes them). */
+  has(url: string): boolean {
+    const question = url.indexOf('?');
+    let path = (question < 0 ? url : url.slice(0, question)).replace(/\/{2,}/g, '/');
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    return this.patterns.some((pattern) => pattern.test(path));
+  }
+}
+
+/** The error text of a path no endpoint answers. */
+export function noEndpointText(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return `no endpoint at ${path.slice(0, 200)}; see /v1/openapi.json`;
+}
+
+/**
  * The HTTP server under Fastify, with what must happen before Fastify sees a request:
- * methods other than GET, HEAD and OPTIONS get 405 with `Allow` before any body is read (and
- * the connection is closed, so that an unread body cannot follow as a request), and the
- * connection limits below.
+ * methods other than GET, HEAD and OPTIONS get 405 with `Allow` (404 on a path no endpoint
+ * answers) before any body is read (and the connection is closed, so that an unread body
+ * cannot follow as a request), and the connection limits below.
  */
 export function createGuardedServer(
   limits: ConnectionLimits,
   handler: (request: IncomingMessage, response: ServerResponse) => void,
+  endpoints?: EndpointPaths,
 ): Server {
   const server = createServer(
     {
@@ -90,13 +127,16 @@ export function createGuardedServer(
         return;
       }
       const format = formatOfQuery(queryStringOfUrl(request.url));
+      const known = endpoints?.has(request.url ?? '/') ?? true;
       const body = errorText(
         format,
-        `method ${String(request.method).slice(0, 20)} is not allowed; use GET`,
+        known
+          ? `method ${String(request.method).slice(0, 20)} is not allowed; use GET`
+          : noEndpointText(request.url ?? '/'),
       );
       response.shouldKeepAlive = false;
-      response.writeHead(405, {
-        allow: ALLOWED_METHODS,
+      response.writeHead(known ? 405 : 404, {
+        ...(known ? { allow: ALLOWED_METHODS } : {}),
         'content-type': CONTENT_TYPES[format],
         'content-length': Buffer.byteLength(body),
         'cache-control': 'no-store',
