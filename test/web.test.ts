@@ -381,6 +381,63 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
     await page.close();
   });
 
+  test('an answer that comes late never replaces a later choice', async () => {
+    const { page } = await open();
+    // Answers about GBP take a second and a half; the JPY ones asked after them come first.
+    await page.route(/symbols=GBP|base=GBP/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue().catch(() => undefined);
+    });
+    await page.locator('#to').selectOption('GBP');
+    await page.locator('#base').selectOption('GBP');
+    await page.locator('#to').selectOption('JPY');
+    await page.locator('#base').selectOption('CHF');
+    const result = page.locator('#convert-result');
+    await result.getByText(`1 EUR = ${await apiRate('EUR', 'JPY')} JPY`).waitFor();
+    await page.locator('#latest-caption').getByText('1 CHF buys').waitFor();
+    await page.waitForTimeout(2_000);
+    assert.match(await result.innerText(), /1 EUR = [0-9.]+ JPY/);
+    assert.match(await page.locator('#latest-caption').innerText(), /1 CHF buys/);
+    await page.close();
+  });
+
+  test('a currency converts to itself at 1', async () => {
+    const { page } = await open();
+    await page.locator('#amount').fill('250.5');
+    await page.locator('#to').selectOption('EUR');
+    const result = page.locator('#convert-result');
+    await result.getByText('1 EUR = 1 EUR').waitFor();
+    assert.match(await result.innerText(), /250\.5 EUR =\s*250\.5 EUR/);
+    await page.close();
+  });
+
+  test('a pair the chosen sources do not quote comes back when they quote it again', async () => {
+    const { page } = await open();
+    await page.locator('#source-picker summary').click();
+    await page.locator('#source-ecb').uncheck();
+    // Without the ECB no source quotes the euro here: the selects show what is quoted.
+    await page.waitForFunction(
+      () => (globalThis as any).document.getElementById('from').value !== 'EUR',
+    );
+    await page.locator('#source-ecb').check();
+    await page.waitForFunction(
+      () => (globalThis as any).document.getElementById('from').value === 'EUR',
+    );
+    for (const [id, code] of [
+      ['from', 'EUR'],
+      ['to', 'USD'],
+      ['chart-from', 'EUR'],
+      ['chart-to', 'USD'],
+      ['base', 'USD'],
+    ])
+      assert.equal(await page.locator(`#${id}`).inputValue(), code, id);
+    await page
+      .locator('#convert-result')
+      .getByText(`1 EUR = ${await apiRate('EUR', 'USD')} USD`)
+      .waitFor();
+    await page.close();
+  });
+
   test('the publishers table shows the next attempt when the status endpoint gives it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const next = new Date(Date.now() + 3_600_000).toISOString();
@@ -420,6 +477,31 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
       .getByText('holds no rates against USD for 1990-01-02')
       .waitFor();
     await page.close();
+  });
+
+  test('the whole history follows the priority of the other answers, not that of /all', async () => {
+    // The RBA comes before the ECB in /all's default order and after it in the others'.
+    const rows = observations();
+    for (let day = 60; day >= 0; day -= 1) {
+      rows.push(observation('rba', 'EUR', `${daysAgo(day)}T06:00:00Z`, 0.6012));
+      rows.push(observation('rba', 'USD', `${daysAgo(day)}T06:00:00Z`, 0.6521));
+    }
+    const both = await startService({ web: built.web, today: () => today });
+    try {
+      await both.store.writeObservations(rows);
+      const bothOrigin = await both.app.listen({ port: 0, host: '127.0.0.1' });
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${bothOrigin}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.getByText('Max', { exact: true }).click();
+      await page.locator('#chart-caption').getByText('first rate of each month').waitFor();
+      await page.locator('#chart').focus();
+      await page.keyboard.press('End');
+      assert.match(await page.locator('#chart-readout').innerText(), / · ecb$/);
+      await page.close();
+    } finally {
+      await both.close();
+    }
   });
 
   test('an empty service says so in every section, without errors', async () => {

@@ -21,6 +21,9 @@ import {
   utcTime,
 } from './format.js';
 
+type CurrencySelect = 'from' | 'to' | 'chart-from' | 'chart-to' | 'base';
+const CURRENCY_SELECTS: CurrencySelect[] = ['from', 'to', 'chart-from', 'chart-to', 'base'];
+
 const RANGE_MONTHS: Record<string, number> = { '1M': 1, '1Y': 12, '5Y': 60 };
 /** Sources shown in the status table before "show all": those with something to say. */
 const ACTIVE_STATES = new Set(['ok', 'failing', 'running']);
@@ -44,6 +47,17 @@ const state = {
   /** Every registered source, in the order the picker shows; null until loaded. */
   sources: [] as SourceChoice[],
   defaultSources: [] as string[],
+  /**
+   * The currency chosen in each select, by its id: kept when the sources in use do not quote it
+   * (the select then shows another), and shown again once they do.
+   */
+  chosen: {
+    from: 'EUR',
+    to: 'USD',
+    'chart-from': 'EUR',
+    'chart-to': 'USD',
+    base: 'USD',
+  } as Record<CurrencySelect, string>,
   /** The date the service calls today (its latest answer's date). */
   today: todayUtc(),
   showAllStatus: false,
@@ -99,15 +113,9 @@ async function loadCurrencies(): Promise<void> {
   const codes = Object.keys(body.symbols).sort();
   state.names.clear();
   for (const code of codes) state.names.set(code, currencyName(code, body.symbols[code]?.name));
-  for (const [id, fallback] of [
-    ['from', 'EUR'],
-    ['to', 'USD'],
-    ['chart-from', 'EUR'],
-    ['chart-to', 'USD'],
-    ['base', 'USD'],
-  ] as const) {
+  for (const id of CURRENCY_SELECTS) {
     const select = $<HTMLSelectElement>(id);
-    const chosen = select.value || fallback;
+    const chosen = state.chosen[id];
     select.replaceChildren(
       ...codes.map((code) => {
         const option = element('option', { text: describeCurrency(code) });
@@ -121,7 +129,11 @@ async function loadCurrencies(): Promise<void> {
 
 // Converter -------------------------------------------------------------------------------
 
+/** Each answer is shown only if no later choice has been made since it was asked. */
+let convertRequest = 0;
+
 async function convert(): Promise<void> {
+  const request = ++convertRequest;
   const result = $('convert-result');
   const amount = readAmount($<HTMLInputElement>('amount').value);
   const from = $<HTMLSelectElement>('from').value;
@@ -140,6 +152,20 @@ async function convert(): Promise<void> {
   }
   result.dataset.kind = 'busy';
   result.textContent = 'Converting…';
+  if (from === to) {
+    // The service lists no currency against itself: one unit is one unit.
+    result.dataset.kind = 'answer';
+    result.replaceChildren(
+      element(
+        'p',
+        { className: 'answer' },
+        element('span', { className: 'from', text: `${amountText(amount)} ${from} =` }),
+        element('output', { className: 'value', text: `${amountText(amount)} ${to}` }),
+      ),
+      element('p', { className: 'rate', text: `1 ${from} = 1 ${to}: the same currency` }),
+    );
+    return;
+  }
   try {
     const path = date === state.today ? '/v1/exchangerate/latest' : `/v1/exchangerate/${date}`;
     const { body, notice } = await getJson<RatesOfDate>(path, {
@@ -147,6 +173,7 @@ async function convert(): Promise<void> {
       symbols: to,
       sources: sourcesParam(),
     });
+    if (request !== convertRequest) return;
     const entry = body.rates[to];
     if (!entry) {
       result.dataset.kind = 'empty';
@@ -162,10 +189,7 @@ async function convert(): Promise<void> {
       element(
         'p',
         { className: 'answer' },
-        element('span', {
-          className: 'from',
-          text: `${groupThousands(amount.split('.')[0] ?? '')}${amount.includes('.') ? `.${amount.split('.')[1]}` : ''} ${from} =`,
-        }),
+        element('span', { className: 'from', text: `${amountText(amount)} ${from} =` }),
         element('output', { className: 'value', text: `${readableDecimal(exact)} ${to}` }),
       ),
       element('p', { className: 'exact muted', text: `Exactly ${exact} ${to}` }),
@@ -179,14 +203,24 @@ async function convert(): Promise<void> {
       ...(notice ? [element('p', { className: 'notice', text: `Note: ${notice}` })] : []),
     );
   } catch (error) {
+    if (request !== convertRequest) return;
     result.dataset.kind = 'error';
     result.textContent = messageOf(error);
   }
 }
 
+/** An amount as entered, its whole part grouped by thousands. */
+function amountText(amount: string): string {
+  const [whole = '', fraction] = amount.split('.');
+  return `${groupThousands(whole)}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
 // Rates table ------------------------------------------------------------------------------
 
+let tableRequest = 0;
+
 async function loadTable(): Promise<void> {
+  const request = ++tableRequest;
   const base = $<HTMLSelectElement>('base').value;
   const date = $<HTMLInputElement>('table-date').value || state.today;
   const tbody = $('rates-table').querySelector('tbody')!;
@@ -194,6 +228,7 @@ async function loadTable(): Promise<void> {
   try {
     const path = date === state.today ? '/v1/exchangerate/latest' : `/v1/exchangerate/${date}`;
     const { body } = await getJson<RatesOfDate>(path, { base, sources: sourcesParam() });
+    if (request !== tableRequest) return;
     const codes = Object.keys(body.rates).sort();
     $('latest-caption').textContent =
       codes.length > 0
@@ -249,6 +284,7 @@ async function loadTable(): Promise<void> {
     );
     filterTable();
   } catch (error) {
+    if (request !== tableRequest) return;
     tbody.replaceChildren();
     $('latest-caption').textContent = '';
     setMessage('latest-message', messageOf(error));
@@ -277,7 +313,8 @@ async function loadChart(): Promise<void> {
   const months = RANGE_MONTHS[range];
   const path =
     months === undefined
-      ? '/v1/exchangerate/all'
+      ? // Every date held, with the sources' priority of the other answers (`/all` has its own).
+        '/v1/exchangerate/*/*'
       : `/v1/exchangerate/${monthsBefore(state.today, months)}/${state.today}`;
   try {
     const { body } = await getJson<RatesOfRange>(path, {
@@ -536,8 +573,13 @@ async function start(): Promise<void> {
     const from = $<HTMLSelectElement>('from');
     const to = $<HTMLSelectElement>('to');
     [from.value, to.value] = [to.value, from.value];
+    [state.chosen.from, state.chosen.to] = [from.value, to.value];
     void convert();
   });
+  for (const id of CURRENCY_SELECTS) {
+    const select = $<HTMLSelectElement>(id);
+    select.addEventListener('change', () => (state.chosen[id] = select.value));
+  }
   for (const id of ['from', 'to', 'convert-date'])
     $(id).addEventListener('change', () => void convert());
   for (const id of ['base', 'table-date']) $(id).addEventListener('change', () => void loadTable());
