@@ -145,7 +145,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (route.method === 'GET') endpoints.add(route.url);
   });
-  await app.register(compress, { global: true, ...COMPRESSION });
+  // Identity among the encodings negotiated, so that a client preferring it (identity;q=1,
+  // gzip;q=0.5) gets it; it comes last, so that it is chosen only when preferred.
+  await app.register(compress, {
+    global: true,
+    ...COMPRESSION,
+    encodings: [...COMPRESSION.encodings, 'identity'],
+  });
   dropHeadBodies(app);
   await app.register(swagger, {
     openapi: {

@@ -124,6 +124,25 @@ forEachEngine((engine) => {
       }
     });
 
+    test('the encoding follows the preferences of the client, identity included', async () => {
+      for (const [accepted, expected] of [
+        ['gzip;q=0.5, identity;q=1', undefined],
+        ['br;q=0.5, gzip;q=0.4, identity', undefined],
+        ['gzip;q=1, identity;q=0.5', 'gzip'],
+        ['identity;q=0, gzip', 'gzip'],
+        ['br;q=0.2, gzip;q=0.9', 'gzip'],
+        ['br, gzip', 'br'],
+        ['deflate', undefined],
+      ] as const) {
+        const response = await service.app.inject({
+          url: '/v1/openapi.json',
+          headers: { 'accept-encoding': accepted },
+        });
+        assert.equal(response.statusCode, 200, accepted);
+        assert.equal(response.headers['content-encoding'], expected, accepted);
+      }
+    });
+
     test('CORS: every answer allows any origin and exposes X-Error, X-Query and ETag; OPTIONS is a preflight', async () => {
       const get = await service.app.inject('/v1/exchangerate/latest');
       assert.equal(get.headers['access-control-allow-origin'], '*');
