@@ -7,6 +7,11 @@ import { divideRounded, formatDecimal, type Decimal } from '../exact-decimal.js'
  * A stored rate stands for its shortest decimal text, which is the publisher's figure (1.0863
  * is 1.0863, not the binary fraction closest to it). A cross rate is the exact decimal quotient
  * of two such figures, rounded once; no double arithmetic touches the digits.
+ *
+ * A quote the publisher prints the other way round (92.5058 RUB per USD) is stored as the
+ * double nearest 1 / 92.5058, whose shortest text has 13 to 17 digits. Such a rate stands for
+ * the exact reciprocal of the price it was made from (see priceOf), so that the price comes
+ * back as printed (USD in RUB is 92.5058, not 92.5057999999999993).
  */
 
 /** One rate as stored, rounded: formatRate(1.005, 2) is '1.01', as a person reading 1.005 expects. */
@@ -15,6 +20,8 @@ export function formatRate(value: number, decimals: number): string {
     throw new RangeError(`not a positive rate: ${value}`);
   if (Number.isInteger(value) && value <= Number.MAX_SAFE_INTEGER) return integerText(value);
   const parsed = shortestDigits(value);
+  const price = priceOf(parsed, value);
+  if (price !== null) return formatDecimal(divideRounded(ONE, decimalOf(price), decimals));
   const { exponent } = parsed;
   // Most rates need no rounding: their shortest text is already short enough. (Powers of ten
   // are exact in a double up to 10^22; a figure with more decimals takes the text path.)
@@ -45,12 +52,38 @@ export function formatRate(value: number, decimals: number): string {
  */
 export function formatQuotient(numerator: number, denominator: number, decimals: number): string {
   if (denominator === 1) return formatRate(numerator, decimals);
-  return quotientOfDigits(
-    cachedDigits(numerator, numeratorCache),
-    cachedDigits(denominator, denominatorCache),
-    decimals,
-  );
+  const n = cachedDigits(numerator, numeratorCache);
+  const d = cachedDigits(denominator, denominatorCache);
+  if (n.price !== null || d.price !== null) return reciprocalQuotient(n, d, ONE, decimals);
+  return quotientOfDigits(n, d, decimals);
 }
+
+/**
+ * n / d x amount, rounded to `decimals`, where n or d is the reciprocal of a price: 1/p / d is
+ * 1 / (p x d), n / (1/q) is n x q, and (1/p) / (1/q) is q / p, each an exact decimal division.
+ */
+function reciprocalQuotient(
+  n: RateDigits,
+  d: RateDigits,
+  amount: Decimal,
+  decimals: number,
+): string {
+  const dividend = product(product(n.price === null ? decimalOf(n) : ONE, d.price ?? ONE), amount);
+  const divisor = product(n.price ?? ONE, d.price === null ? decimalOf(d) : ONE);
+  return formatDecimal(divideRounded(dividend, divisor, decimals));
+}
+
+function product(a: Decimal | Digits, b: Decimal | Digits): Decimal {
+  const x = 'coefficient' in a ? a : decimalOf(a);
+  const y = 'coefficient' in b ? b : decimalOf(b);
+  return { coefficient: x.coefficient * y.coefficient, scale: x.scale + y.scale };
+}
+
+function decimalOf(digits: Digits): Decimal {
+  return { coefficient: BigInt(digitsOf(digits)), scale: -digits.exponent };
+}
+
+const ONE: Decimal = { coefficient: 1n, scale: 0 };
 
 /** n / d rounded to `decimals` (see formatQuotient). */
 function quotientOfDigits(n: Digits, d: Digits, decimals: number): string {
@@ -94,13 +127,20 @@ export function formatScaledQuotient(
     return formatQuotient(numerator, denominator, decimals);
   const n = cachedDigits(numerator, numeratorCache);
   const d = cachedDigits(denominator, denominatorCache);
+  if (n.price !== null || d.price !== null) return reciprocalQuotient(n, d, amount, decimals);
   // Usually the amount's digits times the rate's stay an exact integer in a double: then the
   // quotient takes the same fast path as a rate for one unit.
   if (n.value !== undefined && amount.coefficient <= MAX_EXACT_AMOUNT) {
     const value = n.value * Number(amount.coefficient);
     if (value <= MAX_EXACT_DIGITS) {
       // (A numerator's digit count is never read.)
-      const scaled = { value, count: 0, exponent: n.exponent - amount.scale, text: undefined };
+      const scaled = {
+        value,
+        count: 0,
+        exponent: n.exponent - amount.scale,
+        text: undefined,
+        price: null,
+      };
       return quotientOfDigits(scaled, d, decimals);
     }
   }
@@ -125,6 +165,29 @@ interface Digits {
   exponent: number;
   /** The shortest text, when it was printed (values of more than 15 digits). */
   text: string | undefined;
+}
+
+/** A stored rate's digits, and the price it is the reciprocal of, if it is one (see priceOf). */
+interface RateDigits extends Digits {
+  price: Digits | null;
+}
+
+/** Significant digits a publisher's price has at most (they print up to about ten). */
+const MAX_PRICE_DIGITS = 12;
+
+/**
+ * The price p whose reciprocal the stored double `value` was made from (1 / p rounded to a
+ * double is `value`), when p has at most MAX_PRICE_DIGITS digits and `value`'s own shortest
+ * text has more: no publisher prints such a figure, so the value is an inverted quote, and
+ * stands for exactly 1 / p. Null for every other value (the reciprocals of 2 and 5 powers are
+ * short, and exact, anyway).
+ */
+function priceOf(digits: Digits, value: number): Digits | null {
+  if (digits.count <= MAX_PRICE_DIGITS) return null;
+  // Such a price lies within a few units in the last place of 1 / value: rounded to at most
+  // MAX_PRICE_DIGITS digits, 1 / value gives it back (its shortest text drops the zeros).
+  const price = Number((1 / value).toPrecision(MAX_PRICE_DIGITS));
+  return 1 / price === value ? shortestDigits(price) : null;
 }
 
 function shortestDigits(value: number): Digits {
@@ -203,15 +266,16 @@ function digitsOf({ text, value }: Digits): string {
 
 // The same denominator (a base leg) serves every symbol of a date; numerators repeat less, but
 // one entry costs nothing.
-const numeratorCache = { key: Number.NaN, digits: undefined as Digits | undefined };
-const denominatorCache = { key: Number.NaN, digits: undefined as Digits | undefined };
+const numeratorCache = { key: Number.NaN, digits: undefined as RateDigits | undefined };
+const denominatorCache = { key: Number.NaN, digits: undefined as RateDigits | undefined };
 
-function cachedDigits(value: number, cache: typeof numeratorCache): Digits {
+function cachedDigits(value: number, cache: typeof numeratorCache): RateDigits {
   if (value !== cache.key || cache.digits === undefined) {
     if (!(value > 0) || !Number.isFinite(value))
       throw new RangeError(`not a positive rate: ${value}`);
+    const digits = shortestDigits(value);
     cache.key = value;
-    cache.digits = shortestDigits(value);
+    cache.digits = { ...digits, price: priceOf(digits, value) };
   }
   return cache.digits;
 }

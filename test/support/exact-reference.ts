@@ -32,3 +32,20 @@ export function exactQuotientText(a: number | string, b: number | string, decima
 export function exactQuotient(a: number, b: number, decimals = 16): number {
   return Number(exactQuotientText(a, b, decimals));
 }
+
+/** Significant digits of a number's text, plain or in exponent notation. */
+export function significantDigits(text: string): number {
+  return text.replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '').length;
+}
+
+/**
+ * Whether `value` is read as the reciprocal of a price (a quote stored inverted): its text has
+ * more than 12 significant digits, and it is the double nearest 1 / p for a p of at most 12.
+ */
+export function isReciprocalOfPrice(value: number): boolean {
+  if (significantDigits(String(value)) <= 12) return false;
+  for (let digits = 1; digits <= 12; digits++) {
+    if (1 / Number((1 / value).toPrecision(digits)) === value) return true;
+  }
+  return false;
+}
