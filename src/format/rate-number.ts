@@ -62,12 +62,7 @@ export function formatQuotient(numerator: number, denominator: number, decimals:
  * n / d x amount, rounded to `decimals`, where n or d is the reciprocal of a price: 1/p / d is
  * 1 / (p x d), n / (1/q) is n x q, and (1/p) / (1/q) is q / p, each an exact decimal division.
  */
-function reciprocalQuotient(
-  n: RateDigits,
-  d: RateDigits,
-  amount: Decimal,
-  decimals: number,
-): string {
+function reciprocalQuotient(n: Digits, d: Digits, amount: Decimal, decimals: number): string {
   const dividend = product(product(n.price === null ? decimalOf(n) : ONE, d.price ?? ONE), amount);
   const divisor = product(n.price ?? ONE, d.price === null ? decimalOf(d) : ONE);
   return formatDecimal(divideRounded(dividend, divisor, decimals));
@@ -165,10 +160,7 @@ interface Digits {
   exponent: number;
   /** The shortest text, when it was printed (values of more than 15 digits). */
   text: string | undefined;
-}
-
-/** A stored rate's digits, and the price it is the reciprocal of, if it is one (see priceOf). */
-interface RateDigits extends Digits {
+  /** For a stored rate: the price it is the reciprocal of, if it is one (see priceOf). */
   price: Digits | null;
 }
 
@@ -209,7 +201,7 @@ function shortestDigits(value: number): Digits {
         exponent++;
         count--;
       }
-      return { value: digits, count, exponent, text: undefined };
+      return { value: digits, count, exponent, text: undefined, price: null };
     }
   }
   return digitsOfText(value);
@@ -253,7 +245,7 @@ function digitsOfText(value: number): Digits {
     count++;
   }
   exponent += pendingZeros;
-  return { value: count <= 15 ? number : undefined, count, exponent, text };
+  return { value: count <= 15 ? number : undefined, count, exponent, text, price: null };
 }
 
 /** The integer digits of a shortest text (see Digits). */
@@ -266,16 +258,17 @@ function digitsOf({ text, value }: Digits): string {
 
 // The same denominator (a base leg) serves every symbol of a date; numerators repeat less, but
 // one entry costs nothing.
-const numeratorCache = { key: Number.NaN, digits: undefined as RateDigits | undefined };
-const denominatorCache = { key: Number.NaN, digits: undefined as RateDigits | undefined };
+const numeratorCache = { key: Number.NaN, digits: undefined as Digits | undefined };
+const denominatorCache = { key: Number.NaN, digits: undefined as Digits | undefined };
 
-function cachedDigits(value: number, cache: typeof numeratorCache): RateDigits {
+function cachedDigits(value: number, cache: typeof numeratorCache): Digits {
   if (value !== cache.key || cache.digits === undefined) {
     if (!(value > 0) || !Number.isFinite(value))
       throw new RangeError(`not a positive rate: ${value}`);
     const digits = shortestDigits(value);
+    digits.price = priceOf(digits, value);
     cache.key = value;
-    cache.digits = { ...digits, price: priceOf(digits, value) };
+    cache.digits = digits;
   }
   return cache.digits;
 }
