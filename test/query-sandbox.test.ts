@@ -187,13 +187,19 @@ forEachEngine((engine) => {
         assert.deepEqual(next.body.rows, [{ one: 1 }]);
       });
 
-      test('PostgreSQL: an advisory lock a statement takes does not outlive it', async () => {
-        // 7351002 is the ingest lease (migrations.ts): a statement could otherwise keep it.
-        const taken = await getJson(
-          service.app,
-          query('SELECT pg_advisory_lock(7351002) IS NULL AS locked'),
-        );
-        assert.equal(taken.status, 200);
+      test('PostgreSQL: a statement cannot take the advisory locks the service uses', async () => {
+        // 7351002 is the ingest lease (migrations.ts): a statement taking it again and again
+        // kept every replica from ingesting.
+        for (const sql of [
+          'SELECT pg_advisory_lock(7351002) IS NULL AS locked',
+          'SELECT pg_try_advisory_lock(7351001) AS locked',
+          'SELECT "PG_ADVISORY_XACT_LOCK"(7351002) IS NULL AS locked',
+          'SELECT pg_catalog.pg_advisory_lock_shared(7351002) IS NULL AS locked',
+        ]) {
+          const { status, body } = await getJson(service.app, query(sql));
+          assert.equal(status, 400, sql);
+          assert.equal(body.error, 'advisory locks are not allowed: the service uses them', sql);
+        }
         const client = new pg.Client({ connectionString: service.location });
         await client.connect();
         try {
@@ -210,10 +216,19 @@ forEachEngine((engine) => {
           "SELECT set_config('work_mem', '1GB', false)",
           "SELECT pg_catalog.\"SET_CONFIG\"('work_mem', '1GB', true)",
           "SELECT U&\"set\\005fconfig\"('work_mem', '1GB', true)",
+          // SQL given as text, where set_config can be spelt in pieces.
+          "SELECT query_to_xml('select set'||'_config(''work_mem'',''4GB'',false) as w', true, false, '')",
+          "SELECT pg_catalog.query_to_xml_and_xmlschema('select 1', true, false, '')",
+          "SELECT * FROM ts_stat('select to_tsvector(''a'')')",
+          "SELECT ts_rewrite('a'::tsquery, 'select ''a''::tsquery, ''b''::tsquery')",
         ]) {
           const { status, body } = await getJson(service.app, query(sql));
           assert.equal(status, 400, sql);
-          assert.match(body.error, /set_config is not allowed|Unicode-escaped names/, sql);
+          assert.match(
+            body.error,
+            /set_config is not allowed|Unicode-escaped names|is not allowed: it runs SQL given as text/,
+            sql,
+          );
         }
         const { body } = await getJson(
           service.app,

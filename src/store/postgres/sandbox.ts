@@ -61,8 +61,8 @@ export function roleSql(role: string, schema: string, user: string): string {
  * `observations` and `sources`, in a READ ONLY transaction that is rolled back; the time limit
  * is enforced from outside (pg_cancel_backend on a timer; a statement that goes on has its
  * connection closed and its backend terminated) and, as a backstop, inside: the transaction's
- * statement_timeout, which the statement cannot change (set_config is refused). Rows come back
- * through a cursor under a row, byte and row-size cap. The role's password is kept in a table
+ * statement_timeout, which the statement cannot change (see REFUSED_FUNCTIONS). Rows come
+ * back through a cursor under a row, byte and row-size cap. The role's password is kept in a table
  * only the service's user can read.
  */
 export class PostgresSandbox {
@@ -171,7 +171,7 @@ export class PostgresSandbox {
   }
 
   async run(sql: string, limits: SandboxLimits): Promise<QueryResultSet> {
-    assertNoSettings(sql);
+    assertNoRefusedFunctions(sql);
     await this.start();
     if (!this.pool) throw new SandboxUnavailable(this.problem ?? 'the query sandbox is not ready');
     const remaining = limits.deadline - Date.now();
@@ -353,14 +353,34 @@ export class PostgresSandbox {
 }
 
 /**
- * PostgreSQL lets every role call set_config, so a statement could raise its own work_mem past
- * the role's 16MB (and sort gigabytes in the shared database's memory). Its name is refused in
- * the text, in any case, quoted or not; and so are Unicode-escaped names (U&"..."), which could
- * spell it otherwise.
+ * Functions every PostgreSQL role may call that a statement of the query role must not, by a
+ * part of their name, with why. PostgreSQL grants them all to PUBLIC, so no grant can take
+ * them from this role alone.
  */
-function assertNoSettings(sql: string): void {
-  if (sql.toLowerCase().replaceAll('"', '').includes('set_config')) {
-    throw new SandboxRejection("set_config is not allowed: the settings are the query role's");
+const REFUSED_FUNCTIONS: [string, string][] = [
+  // It could raise its own work_mem past the role's 16MB (and sort gigabytes in the shared
+  // database's memory) or lift its statement_timeout.
+  ['set_config', "set_config is not allowed: the settings are the query role's"],
+  // pg_advisory_lock and the rest: a statement holding the ingest lease's or the migrations'
+  // lock, again and again, would keep every replica from ingesting or starting.
+  ['advisory', 'advisory locks are not allowed: the service uses them'],
+  // They run SQL given as text, which no check of this text could see: set_config spelt
+  // 'set' || '_config', for one.
+  ['query_to_xml', 'query_to_xml is not allowed: it runs SQL given as text'],
+  ['cursor_to_xml', 'cursor_to_xml is not allowed: it runs SQL given as text'],
+  ['ts_stat', 'ts_stat is not allowed: it runs SQL given as text'],
+  ['ts_rewrite', 'ts_rewrite is not allowed: it runs SQL given as text'],
+];
+
+/**
+ * Refuses a statement naming one of REFUSED_FUNCTIONS: in any case, quoted or not (comments
+ * cannot split a name: they end a token). Unicode-escaped names (U&"...") are refused too, as
+ * they could spell one otherwise.
+ */
+function assertNoRefusedFunctions(sql: string): void {
+  const text = sql.toLowerCase().replaceAll('"', '');
+  for (const [name, why] of REFUSED_FUNCTIONS) {
+    if (text.includes(name)) throw new SandboxRejection(why);
   }
   if (/u&"/i.test(sql)) {
     throw new SandboxRejection('Unicode-escaped names (U&"...") are not allowed');
