@@ -3,14 +3,22 @@ import type { IngestLease } from '../store.js';
 import { clientConfig } from './connection.js';
 import { INGEST_LOCK } from './migrations.js';
 
+/** How often the holder checks that its lease's connection still answers, and how long it waits. */
+const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_TIMEOUT_MS = 10_000;
+
 /**
  * The ingest lease of a shared database: a session advisory lock held on a connection of its
- * own. PostgreSQL frees it when that session ends (the process dies, the network goes), and
- * another replica's next attempt takes it.
+ * own. PostgreSQL frees it when that session ends (the process dies, the network goes: the
+ * server's keepalives find a vanished peer within about 25 s, see connection.ts), and another
+ * replica's next attempt takes it. The holder asks its connection every HEARTBEAT_MS and stops
+ * holding when no answer comes within HEARTBEAT_TIMEOUT_MS: cut off from the database, it stops
+ * ingesting before the server frees the lock for another replica.
  */
 export class PostgresLease implements IngestLease {
   private client: pg.Client | undefined;
   private isHeld = false;
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly url: string,
@@ -61,9 +69,41 @@ export class PostgresLease implements IngestLease {
       [INGEST_LOCK],
     );
     this.isHeld = result.rows[0]?.locked === true;
+    if (this.isHeld) this.startHeartbeat(this.client);
+  }
+
+  private startHeartbeat(client: pg.Client): void {
+    clearInterval(this.heartbeat);
+    let waiting = false;
+    this.heartbeat = setInterval(() => {
+      if (waiting || client !== this.client) return;
+      waiting = true;
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer')), HEARTBEAT_TIMEOUT_MS);
+      });
+      Promise.race([client.query('SELECT 1'), silent])
+        .then(
+          () => undefined,
+          () => {
+            if (client !== this.client) return;
+            this.lost();
+            // Its session may still hold the lock on the server: ending it frees it as soon as
+            // the network lets the end through (or the server's keepalives give up).
+            client.removeAllListeners('end');
+            void client.end().catch(() => undefined);
+          },
+        )
+        .finally(() => {
+          clearTimeout(timer);
+          waiting = false;
+        });
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   private lost(): void {
+    clearInterval(this.heartbeat);
     const was = this.isHeld;
     this.isHeld = false;
     this.client = undefined;
@@ -83,6 +123,7 @@ export class PostgresLease implements IngestLease {
   }
 
   async release(): Promise<void> {
+    clearInterval(this.heartbeat);
     this.isHeld = false;
     await this.dropClient();
   }
