@@ -58,7 +58,7 @@ describe('PostgreSQL ingest lease', { skip: skipWithoutPostgres() }, () => {
         ['tcp_keepalives_interval', '5'],
         ['tcp_keepalives_count', '3'],
         ['tcp_user_timeout', '30000'],
-      ]) {
+      ] as const) {
         const { rows } = await session.query(`SHOW ${name}`);
         assert.equal(rows[0][name], value, name);
       }

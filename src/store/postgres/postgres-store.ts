@@ -55,6 +55,8 @@ export class PostgresStore implements Store {
   readonly description: string;
   readonly ingestLease: PostgresLease;
   private version = 0;
+  /** Counts this process's own writes of the version, so that a poll older than one is ignored. */
+  private versionWrites = 0;
   private readonly catalogCache = new CatalogCache(() => this.reached(this.readCatalog()));
   private sourceKeys: string[] = [];
   private readonly poll: NodeJS.Timeout;
@@ -129,11 +131,15 @@ export class PostgresStore implements Store {
 
   private async refreshVersion(): Promise<void> {
     try {
+      const writes = this.versionWrites;
       const { rows } = await this.pool.query<{ value: number }>(
         "SELECT value FROM meta WHERE key = 'data_version'",
       );
       const value = Number(rows[0]?.value ?? 0);
-      if (value > this.version) this.version = value;
+      // Lower only when the database went back (restored from a dump): a poll that overlapped a
+      // write of this process's own may have read the value from before it.
+      if (value > this.version || (value < this.version && writes === this.versionWrites))
+        this.version = value;
       if (this.unreachable) {
         this.unreachable = false;
         this.options.warn?.(`PostgreSQL at ${describeUrl(this.options.url)} reachable again`);
@@ -325,6 +331,7 @@ export class PostgresStore implements Store {
           );
           await client.query('COMMIT');
           this.version = Math.max(this.version, Number(bumped.rows[0]!.value));
+          this.versionWrites++;
           clean = true;
           // Fresh statistics after a bulk write, so that the next rate queries get good plans
           // (the autovacuum daemon would take its time).
