@@ -270,11 +270,12 @@ export function ingestConfig(
 
 /** A comma-separated list of registered source keys, or undefined when unset. */
 function sourceList(name: string, value: string | undefined): string[] | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
-  const keys = value
+  const keys = (value ?? '')
     .split(',')
     .map((key) => key.trim())
     .filter((key) => key !== '');
+  // Empty, or commas alone: no list, as when it is not set (every source).
+  if (keys.length === 0) return undefined;
   return [...new Set(keys.map((key) => registeredKey(key, name)))];
 }
 

@@ -204,6 +204,13 @@ describe('a CLI that explains itself', () => {
     assert.throws(() => copyConfig(['--from', db, '--to', ''], {}), needs('--to'));
     // An empty environment variable still means unset.
     assert.equal(serveConfig([], { FXRATES_DB: '', PORT: '', HOST: '' }).port, 8080);
+    // A list of sources that names none (empty, or commas alone) means every source, as unset.
+    for (const value of ['', ',', ' , ,'])
+      assert.equal(serveConfig([], { FXRATES_INGEST_SOURCES: value }).ingestSources, undefined);
+    assert.deepEqual(serveConfig([], { FXRATES_INGEST_SOURCES: 'ecb,,cbr,' }).ingestSources, [
+      'ecb',
+      'cbr',
+    ]);
     const result = await fxrates(['serve', '--port', '']);
     assert.equal(result.code, 2);
     assert.equal(result.stderr.split('\n')[0], "fxrates: option '--port' needs a value");
