@@ -242,5 +242,12 @@ describe('scheduling', () => {
       window: { from: '1999-01-04', to: today },
       continuous: true,
     });
+    // Progress recorded before the history starts (an import of older rows): the run from the
+    // start leaves no gap, so its progress is recorded and the next run starts later.
+    const imported = { ...done, completeThrough: '1990-01-02' };
+    assert.deepEqual(plannedWindow(ecb, imported, '1990-01-02', { today }), {
+      window: { from: '1999-01-04', to: today },
+      continuous: true,
+    });
   });
 });

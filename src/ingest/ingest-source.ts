@@ -77,13 +77,15 @@ export function plannedWindow(
   lastStoredDate: string | null,
   options: { from?: string; to?: string; today: string },
 ): { window: FetchWindow; continuous: boolean } {
-  const resumeFrom =
+  const recorded =
     state?.completeThrough == null
       ? source.historyStart
       : lastStoredDate !== null && lastStoredDate < state.completeThrough
         ? lastStoredDate
         : state.completeThrough;
-  // Nothing is published before a source's history starts: no window reaches further back.
+  // Nothing is published before a source's history starts: no window reaches further back, and
+  // a resume point before it (rows imported from older files) leaves no gap to fill there.
+  const resumeFrom = recorded > source.historyStart ? recorded : source.historyStart;
   const asked = options.from ?? resumeFrom;
   const from = asked > source.historyStart ? asked : source.historyStart;
   const to = options.to ?? options.today;
