@@ -3,7 +3,12 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import type { IngestOptions } from '../src/ingest/ingest-source.js';
 import { ingestSource } from '../src/ingest/ingest-source.js';
 import { findSource } from '../src/sources/registry.js';
-import { skipWithoutFixtures, startService, type TestService } from './support/harness.js';
+import {
+  observation,
+  skipWithoutFixtures,
+  startService,
+  type TestService,
+} from './support/harness.js';
 import { RECORDED, ReplayServer, type RecordedResponse } from './support/replay-server.js';
 
 const skip = skipWithoutFixtures(RECORDED);
@@ -105,6 +110,27 @@ describe('a failing publisher', { skip }, () => {
       assert.ok(ok.last_success >= ok.last_attempt);
     });
   }
+
+  test('a run under way in another replica: status says running, answers are cached a minute', async () => {
+    // Rates held from before (an import), and a first run of the ECB that this service does not
+    // run itself: as a replica waiting for the ingest lease sees one.
+    await service.store.writeObservations([
+      observation('ecb', 'USD', '2026-02-18T15:00:00Z', 1.1826),
+    ]);
+    const url = '/v1/exchangerate/2026-02-18?sources=ecb&base=EUR';
+    replay.delayMs = 300;
+    try {
+      const run = ingest('ecb', ECB_WINDOW);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      assert.equal((await status('ecb')).state, 'running');
+      const during = await service.app.inject(url);
+      assert.equal(during.headers['cache-control'], 'public, max-age=60');
+      assert.equal((await run).error, null);
+    } finally {
+      replay.delayMs = 0;
+    }
+    assert.equal((await status('ecb')).state, 'ok');
+  });
 
   test('429 and 503 are retried with backoff, then the answer is used', async () => {
     let calls = 0;

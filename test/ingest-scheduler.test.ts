@@ -31,7 +31,10 @@ describe('the ingest scheduler with many publishers', () => {
     const watch = setInterval(() => (most = Math.max(most, scheduler.runningSources().size)), 10);
     scheduler.start();
     const deadline = Date.now() + 15_000;
-    while ((await service.store.ingestStates()).size < keys.length && Date.now() < deadline) {
+    // Until every run has recorded its outcome (a run records its start too).
+    const outcomes = async () =>
+      [...(await service.store.ingestStates()).values()].filter((state) => state.lastError).length;
+    while ((await outcomes()) < keys.length && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     clearInterval(watch);

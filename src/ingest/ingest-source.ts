@@ -145,6 +145,9 @@ export async function ingestSource(
       return report;
     }
     report.window = plan.window;
+    // The run is recorded as begun: another replica's status says so (running), and its answers
+    // about dates the run may still fill are not cached for a day meanwhile.
+    await store.saveIngestState({ ...state, lastError: null });
     http = new SourceHttp(
       source.key,
       { ...DEFAULT_HTTP_POLICY, ...options.http },

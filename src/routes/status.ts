@@ -28,8 +28,8 @@ const COLUMNS = [
 type StatusRow = Record<(typeof COLUMNS)[number], string | number | null>;
 
 /**
- * How ingestion of each source is going: `running` (a run is in progress; the other fields tell
- * how the previous one went), `ok` (last attempt succeeded), `failing` (it did not; `last_error`
+ * How ingestion of each source is going: `running` (a run is in progress, here or in another
+ * replica; the other fields tell how the previous one went), `ok` (last attempt succeeded), `failing` (it did not; `last_error`
  * says why), `idle` (cannot run here, e.g. no API key, or no process will run it),
  * `pending` (never attempted, and a run is to come).
  */
@@ -76,7 +76,10 @@ export function statusRoutes(app: FastifyInstance, context: ServiceContext): voi
                 ? 'pending'
                 : state.lastError
                   ? 'failing'
-                  : 'ok',
+                  : // A run begun and not ended, by another replica (or a process that died in it).
+                    state.lastSuccess === null || state.lastSuccess < state.lastAttempt
+                    ? 'running'
+                    : 'ok',
           last_attempt: state?.lastAttempt?.toISOString() ?? null,
           last_success: state?.lastSuccess?.toISOString() ?? null,
           last_error: idle ?? state?.lastError ?? null,
