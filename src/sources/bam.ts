@@ -1,4 +1,5 @@
 import { addDays, isWeekend } from '../dates.js';
+import { redenominatedCode } from './currencies.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import { completing, fetchBatch, parseJson } from './publisher-fetch.js';
@@ -30,7 +31,8 @@ export function parseBamJson(text: string, source: ObservationSource): Extractio
     const date = /^(\d{4}-\d{2}-\d{2})T/.exec(row.date ?? '')?.[1] ?? String(row.date);
     builder.addPrice(
       date,
-      String(row.libDevise).trim(),
+      // BAM still prints MRO for the ouguiya, at the level of the MRU that replaced it in 2018.
+      redenominatedCode(String(row.libDevise).trim(), date),
       readDecimal(row.moyen),
       readDecimal(row.uniteDevise),
     );

@@ -1,4 +1,4 @@
-import { isCurrencyCode } from './currencies.js';
+import { isCurrencyCode, redenominatedCode } from './currencies.js';
 import type { ObservationSource } from './observation-builder.js';
 import { ObservationBuilder } from './observation-builder.js';
 import { completing, fetchBatch, parseJson, yearChunks } from './publisher-fetch.js';
@@ -65,7 +65,8 @@ export function parseBnaRates(
       builder.drop(`${currency} on ${date}: rate type ${row.tipoCambio} is not the mid rate`);
       continue;
     }
-    builder.addPrice(date, currency, readDecimal(row.taxa));
+    // BNA still lists STD and VEF, at the levels of the STN and VES that replaced them.
+    builder.addPrice(date, redenominatedCode(currency, date), readDecimal(row.taxa));
   }
   return builder.result();
 }

@@ -20,5 +20,25 @@ export function isCurrencyCode(code: string): boolean {
   return CODES.has(code);
 }
 
+/**
+ * Codes withdrawn at a redenomination whose successor took over on a day: 1 MRU = 10 MRO,
+ * 1 STN = 1,000 STD, 1 VES = 100,000 VEF.
+ */
+const SUCCESSORS: Record<string, { code: string; from: string }> = {
+  MRO: { code: 'MRU', from: '2018-01-01' },
+  STD: { code: 'STN', from: '2018-01-01' },
+  VEF: { code: 'VES', from: '2018-08-20' },
+};
+
+/**
+ * The code a figure dated `date` is for, when its publisher kept printing a code withdrawn at a
+ * redenomination past the day its successor took over (and quotes the successor, at its level):
+ * the old code before that day, the successor's from it. Other codes are returned as they are.
+ */
+export function redenominatedCode(code: string, date: string): string {
+  const successor = SUCCESSORS[code];
+  return successor !== undefined && date >= successor.from ? successor.code : code;
+}
+
 /** Grams in one troy ounce (exactly), the unit of the ISO 4217 metal codes; some banks quote per gram. */
 export const GRAMS_PER_TROY_OUNCE = '31.1034768';

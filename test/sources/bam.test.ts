@@ -39,6 +39,16 @@ describe('bam on its recorded responses', { skip: skipWithoutRecordings(RECORDIN
         decimals: 12,
         observationTime: '2026-03-25T11:30:00.000Z',
       },
+      // 2026-03-25 "MRO" moyen 23.55 per 100: the ouguiya at the level of the MRU, which
+      // replaced the MRO (10 to 1) in 2018, is stored as MRU
+      {
+        date: '2026-03-25',
+        base: 'MRU',
+        symbol: 'MAD',
+        rate: '0.2355',
+        decimals: 12,
+        observationTime: '2026-03-25T11:30:00.000Z',
+      },
       // 2026-03-27 DZD moyen 0.7014 per 10
       {
         date: '2026-03-27',

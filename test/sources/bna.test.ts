@@ -79,6 +79,24 @@ describe('bna parsers on inline samples', () => {
     assert.equal(extraction.dropped, 0);
   });
 
+  test('STD and VEF, still listed at the levels of their successors, are stored as STN and VES', () => {
+    const dated = (code: string, taxa: number, data: string) => ({ ...row(code, taxa), data });
+    const dobra = parseBnaRates(
+      rows([dated('STD', 43.53396, '2026-05-21'), dated('STD', 0.0391, '2017-12-29')]),
+      'STD',
+      bna,
+    );
+    assert.deepEqual(
+      observationRows(dobra).map(([symbol, time]) => [symbol, time]),
+      [
+        ['STN', '2026-05-20T23:00:00.000Z'],
+        ['STD', '2017-12-28T23:00:00.000Z'],
+      ],
+    );
+    const bolivar = parseBnaRates(rows([dated('VEF', 1.7857, '2026-05-21')]), 'VEF', bna);
+    assert.deepEqual(observationRows(bolivar)[0]!.slice(0, 2), ['VES', '2026-05-20T23:00:00.000Z']);
+  });
+
   test('missing values and rates of another type are dropped and counted', () => {
     const extraction = parseBnaRates(rows([row('USD', null), row('USD', 851, 'V')]), 'USD', bna);
     assert.equal(extraction.observations.length, 0);
