@@ -232,6 +232,75 @@ describe('the query sandbox on PostgreSQL', { skip }, () => {
   });
 });
 
+describe('two deployments in one database, each in its own schema', { skip }, () => {
+  test('each holds its own ingest lease and has its own query role, which reads its own schema only', async () => {
+    const cluster = await postgresCluster();
+    const admin = new pg.Client({ connectionString: cluster.adminUrl });
+    await admin.connect();
+    const database = `schemas_${Date.now()}`;
+    const users = ['fxa', 'fxb'].map((user) => `${user}_${Date.now()}`);
+    await admin.query(`CREATE DATABASE ${database}`);
+    const stores: Store[] = [];
+    try {
+      const inDatabase = new URL(cluster.adminUrl);
+      inDatabase.pathname = `/${database}`;
+      const setup = new pg.Client({ connectionString: inDatabase.toString() });
+      await setup.connect();
+      for (const user of users) {
+        await setup.query(`CREATE ROLE ${user} LOGIN CREATEROLE`);
+        // Each user's default search_path ("$user", public) finds its own schema first.
+        await setup.query(`CREATE SCHEMA ${user} AUTHORIZATION ${user}`);
+      }
+      await setup.end();
+      const urls = users.map((user) => {
+        const url = new URL(inDatabase);
+        url.username = user;
+        return url.toString();
+      });
+      for (const url of urls) stores.push(await openServiceStore(url));
+      const [a, b] = stores as [Store, Store];
+      await a.writeObservations([observation('ecb', 'USD', '2024-03-15T15:00:00Z', 1.0887)]);
+
+      // Both within seconds: one lease would keep the other waiting (and fail here).
+      const holding = { signal: AbortSignal.timeout(5_000) };
+      await Promise.all([
+        a.ingestLease.acquire(holding.signal),
+        b.ingestLease.acquire(holding.signal),
+      ]);
+      assert.equal(a.ingestLease.held(), true);
+      assert.equal(b.ingestLease.held(), true);
+
+      const appB = await buildApp({ store: b });
+      try {
+        const own = await getJson(
+          appB,
+          `/v1/exchangerate/query?q=${encodeURIComponent('SELECT count(*) AS n FROM observations')}`,
+        );
+        assert.equal(own.status, 200, JSON.stringify(own.body));
+        assert.deepEqual(own.body.rows, [{ n: 0 }]);
+        const other = await getJson(
+          appB,
+          `/v1/exchangerate/query?q=${encodeURIComponent(`SELECT count(*) AS n FROM ${users[0]}.observations`)}`,
+        );
+        assert.equal(other.status, 400, JSON.stringify(other.body));
+        assert.match(other.body.error, /permission denied/);
+      } finally {
+        await appB.close();
+      }
+    } finally {
+      for (const store of stores) await store.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      for (const user of users) {
+        await admin
+          .query(`DROP ROLE IF EXISTS fxrates_query_${database}_${user}`)
+          .catch(() => undefined);
+        await admin.query(`DROP ROLE IF EXISTS ${user}`).catch(() => undefined);
+      }
+      await admin.end();
+    }
+  });
+});
+
 describe('a database user that may not create roles', { skip }, () => {
   test('the query endpoint answers 503 with the SQL an administrator must run; with it, queries run', async () => {
     const cluster = await postgresCluster();

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { IngestLease } from '../store.js';
 import { clientConfig } from './connection.js';
-import { INGEST_LOCK } from './migrations.js';
+import { INGEST_LOCK, advisoryLock, advisoryLockRow } from './migrations.js';
 
 /** How often the holder checks that its lease's connection still answers, and how long it waits. */
 const HEARTBEAT_MS = 5_000;
@@ -19,6 +19,7 @@ export class PostgresLease implements IngestLease {
   private client: pg.Client | undefined;
   private isHeld = false;
   private heartbeat: NodeJS.Timeout | undefined;
+  private schemaName: Promise<string> | undefined;
 
   constructor(
     private readonly url: string,
@@ -64,9 +65,10 @@ export class PostgresLease implements IngestLease {
       await client.connect();
       this.client = client;
     }
+    const lock = advisoryLock(INGEST_LOCK, await this.schema());
     const result = await this.client.query<{ locked: boolean }>(
-      'SELECT pg_try_advisory_lock($1) AS locked',
-      [INGEST_LOCK],
+      `SELECT pg_try_advisory_lock(${lock.args}) AS locked`,
+      lock.params,
     );
     this.isHeld = result.rows[0]?.locked === true;
     if (this.isHeld) this.startHeartbeat(this.client);
@@ -110,13 +112,26 @@ export class PostgresLease implements IngestLease {
     if (was) this.onLost();
   }
 
+  /** The schema this deployment works in: its lease is its own (see advisoryLock). */
+  private schema(): Promise<string> {
+    this.schemaName ??= this.pool
+      .query<{ schema: string }>('SELECT current_schema() AS schema')
+      .then(({ rows }) => rows[0]!.schema)
+      .catch((error: unknown) => {
+        this.schemaName = undefined;
+        throw error;
+      });
+    return this.schemaName;
+  }
+
   async holder(): Promise<string | null> {
+    const lock = advisoryLockRow(INGEST_LOCK, await this.schema());
     const result = await this.pool.query<{ name: string }>(
       `SELECT a.application_name AS name FROM pg_locks AS l
        JOIN pg_stat_activity AS a ON a.pid = l.pid
-       WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1
+       WHERE l.locktype = 'advisory' AND l.granted AND ${lock.where}
          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-      [INGEST_LOCK],
+      lock.params,
     );
     const name = result.rows[0]?.name;
     return name ? name.replace(/^fxrates ingest /, '') : null;

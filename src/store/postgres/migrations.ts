@@ -40,3 +40,35 @@ export const MIGRATIONS: readonly string[] = [
 export const MIGRATION_LOCK = 7_351_001;
 /** Key of the advisory lock the ingesting replica holds. */
 export const INGEST_LOCK = 7_351_002;
+/** Key of the advisory lock under which replicas set up the query role, one at a time. */
+export const ROLE_LOCK = 7_351_003;
+
+/**
+ * The arguments of an advisory lock function for lock `key` of the deployment in `schema`, and
+ * their parameters from `$first` on. Deployments in other schemas of one database have locks
+ * of their own: the key with the hash of the schema's name (the two-key form). The `public`
+ * schema's locks are the key alone, as they always were.
+ */
+export function advisoryLock(
+  key: number,
+  schema: string,
+  first = 1,
+): { args: string; params: (number | string)[] } {
+  return schema === 'public'
+    ? { args: `$${first}`, params: [key] }
+    : { args: `$${first}, hashtext($${first + 1})`, params: [key, schema] };
+}
+
+/** The pg_locks condition that matches the lock advisoryLock(key, schema) names. */
+export function advisoryLockRow(
+  key: number,
+  schema: string,
+  first = 1,
+): { where: string; params: (number | string)[] } {
+  return schema === 'public'
+    ? { where: `l.classid = 0 AND l.objid = $${first} AND l.objsubid = 1`, params: [key] }
+    : {
+        where: `l.classid = $${first} AND l.objid = hashtext($${first + 1})::oid AND l.objsubid = 2`,
+        params: [key, schema],
+      };
+}

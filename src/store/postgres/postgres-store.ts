@@ -23,7 +23,7 @@ import { redactUrl } from '../open.js';
 import { clientConfig, connectionProblem, describeUrl, isConnectionFailure } from './connection.js';
 import { postgresDialect } from './dialect.js';
 import { PostgresLease } from './lease.js';
-import { MIGRATIONS, MIGRATION_LOCK } from './migrations.js';
+import { MIGRATIONS, MIGRATION_LOCK, advisoryLock } from './migrations.js';
 import { PostgresSandbox } from './sandbox.js';
 import { timestampParameter } from './values.js';
 
@@ -429,7 +429,11 @@ async function checkSchema(client: pg.PoolClient, url: string): Promise<void> {
 async function migrate(client: pg.PoolClient): Promise<void> {
   await client.query('BEGIN');
   try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const { rows: schemas } = await client.query<{ schema: string }>(
+      'SELECT current_schema() AS schema',
+    );
+    const lock = advisoryLock(MIGRATION_LOCK, schemas[0]!.schema);
+    await client.query(`SELECT pg_advisory_xact_lock(${lock.args})`, lock.params);
     await client.query(
       `CREATE TABLE IF NOT EXISTS fxrates_migrations (
          step integer PRIMARY KEY, applied_at timestamp NOT NULL DEFAULT now())`,

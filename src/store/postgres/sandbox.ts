@@ -10,11 +10,16 @@ import {
   type SqlValue,
 } from '../store.js';
 import { clientConfig, describeUrl, isConnectionFailure } from './connection.js';
+import { ROLE_LOCK, advisoryLock } from './migrations.js';
 import { plainValue } from './values.js';
 
-/** The role untrusted SQL runs as, one per database: it can read observations and sources only. */
-export function queryRole(database: string): string {
-  return `fxrates_query_${database.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+/**
+ * The role untrusted SQL runs as, one per database and schema (the schema named unless it is
+ * `public`): it can read that schema's observations and sources only.
+ */
+export function queryRole(database: string, schema = 'public'): string {
+  const name = schema === 'public' ? database : `${database}_${schema}`;
+  return `fxrates_query_${name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
 }
 /** Largest single row that may come back, in bytes. */
 const MAX_ROW_BYTES = 1024 ** 2;
@@ -117,12 +122,13 @@ export class PostgresSandbox {
         'SELECT current_user AS user, current_schema() AS schema, current_database() AS database',
       );
       const { user, schema, database } = rows[0]!;
-      const role = queryRole(database);
+      const role = queryRole(database, schema);
       let secret: string;
       try {
         await client.query('BEGIN');
         // Replicas starting together take turns.
-        await client.query('SELECT pg_advisory_xact_lock(7351003)');
+        const lock = advisoryLock(ROLE_LOCK, schema);
+        await client.query(`SELECT pg_advisory_xact_lock(${lock.args})`, lock.params);
         const stored = await client.query<{ password: string }>(
           'SELECT password FROM sandbox_credentials WHERE role = $1',
           [role],
