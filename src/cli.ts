@@ -3,4 +3,7 @@
 // holding up other requests. It must be set before the pool first starts.
 process.env.UV_THREADPOOL_SIZE ??= '16';
 const { main } = await import('./commands.js');
-process.exitCode = await main(process.argv.slice(2), process.env);
+const code = await main(process.argv.slice(2), process.env);
+// A command that failed has said why: nothing it left open (a database connection waiting for
+// a server that will not answer) keeps the process from ending.
+if (code !== 0) process.exit(code);

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SOURCES, findSource } from '../src/sources/registry.js';
 import { runCli, startServer } from './support/cli.js';
@@ -72,6 +72,42 @@ describe('fxrates ingest and serve with ingestion', () => {
       result.stderr,
       /cbr 1992-07-01\.\..*failed: http:\/\/127\.0\.0\.1:\d+\/scripts\/XML_daily\.asp/,
     );
+  });
+
+  test('a PostgreSQL server asking for a password the URL lacks: one line, and the command ends', async () => {
+    // A server that asks for SCRAM authentication, then never answers nor closes.
+    const sockets: Socket[] = [];
+    const server = createTcpServer((socket) => {
+      sockets.push(socket);
+      let messages = 0;
+      socket.on('data', () => {
+        messages++;
+        const reply = (code: number, data: string): Buffer => {
+          const body = Buffer.concat([Buffer.alloc(4), Buffer.from(data)]);
+          body.writeInt32BE(code, 0);
+          const head = Buffer.alloc(5);
+          head.write('R');
+          head.writeInt32BE(body.length + 4, 1);
+          return Buffer.concat([head, body]);
+        };
+        if (messages === 1) socket.write(reply(10, 'SCRAM-SHA-256\0\0'));
+        else if (messages === 2) socket.write(reply(11, 'r=abc,s=c2FsdA==,i=4096'));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const file = join(dir, 'one.csv');
+    writeFileSync(file, 'source,symbol,observation_time,rate\necb,USD,2024-01-15,1.09\n');
+    try {
+      const started = Date.now();
+      const result = await runCli(['import', '--db', `postgres://fx@127.0.0.1:${port}/fx`, file]);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /cannot connect to PostgreSQL at host 127\.0\.0\.1.*password/);
+      assert.ok(Date.now() - started < 20_000, `ended after ${Date.now() - started} ms`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    }
   });
 
   test('npm start without a network comes up, serves, and reports each source failing', async () => {
