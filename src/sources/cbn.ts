@@ -42,6 +42,8 @@ interface CbnRate {
 export function parseCbnJson(text: string, source: ObservationSource): Extraction {
   const rates = parseJson(text);
   if (!Array.isArray(rates)) throw new Error('expected a JSON array of rates');
+  // The whole history comes with every answer: none at all is a failed answer, not a quiet day.
+  if (rates.length === 0) throw new Error('an empty list of rates');
   const builder = new ObservationBuilder(source);
   for (const rate of rates as CbnRate[]) {
     const name = String(rate.currency ?? '')

@@ -24,6 +24,8 @@ export function parseFloatRatesJson(text: string, source: ObservationSource): Ex
     throw new Error('expected a JSON object of rates');
   }
   const entries = Object.values(feed as Record<string, FloatRate>);
+  // The feed lists every currency every day: none at all is a failed answer.
+  if (entries.length === 0) throw new Error('the feed lists no rates');
   if (entries.some((entry) => entry?.code?.toUpperCase() === source.relativeCurrency)) {
     throw new Error(
       `the feed lists ${source.relativeCurrency}: it is not the ${source.relativeCurrency} feed`,

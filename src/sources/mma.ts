@@ -20,6 +20,8 @@ export function mmaUrl(date: string): string {
 export function parseMmaJson(text: string, source: ObservationSource): Extraction {
   const records = parseJson(text);
   if (!Array.isArray(records)) throw new Error('expected a JSON array of reference rates');
+  // The whole history comes with every answer: none at all is a failed answer, not a quiet day.
+  if (records.length === 0) throw new Error('an empty list of reference rates');
   const builder = new ObservationBuilder(source);
   const seen = new Set<string>();
   for (const record of records as { Date?: string; Rate?: string | number }[]) {

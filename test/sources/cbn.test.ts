@@ -42,6 +42,10 @@ describe('cbn on its recorded responses', { skip: skipWithoutRecordings(RECORDIN
 });
 
 describe('cbn parser on inline samples', () => {
+  test('an answer without rates is refused: every answer holds the whole history', () => {
+    assert.throws(() => parseCbnJson('[]', cbn), /an empty list of rates/);
+  });
+
   test('name variants to codes, WAUA dropped, buy/sell midpoint', () => {
     const text = JSON.stringify([
       {

@@ -81,4 +81,8 @@ describe('float_rates parser on inline samples', () => {
     });
     assert.throws(() => parseFloatRatesJson(eur, floatRates), /not the USD feed/);
   });
+
+  test('a feed without rates is refused', () => {
+    assert.throws(() => parseFloatRatesJson('{}', floatRates), /the feed lists no rates/);
+  });
 });

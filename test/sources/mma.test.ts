@@ -79,5 +79,7 @@ describe('mma parser on inline samples', () => {
       /2024-01-02: listed again.*2023-12-31.*not a positive number.*'Smarch 2023' is not a date/,
     );
     assert.throws(() => parseMmaJson(text.slice(0, -2), mma), /cut short/);
+    // Every answer holds the whole history: an empty one failed.
+    assert.throws(() => parseMmaJson('[]', mma), /an empty list of reference rates/);
   });
 });
