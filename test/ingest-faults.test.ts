@@ -132,6 +132,30 @@ describe('a failing publisher', { skip }, () => {
     assert.equal((await status('ecb')).state, 'ok');
   });
 
+  test('a run stopped by a shutdown leaves the status as it was', async () => {
+    replay.intercept = (target) =>
+      target === ECB_TARGET ? { status: 500, headers: {}, body: Buffer.from('oops') } : undefined;
+    await ingest('ecb', ECB_WINDOW);
+    replay.intercept = undefined;
+    const failed = await status('ecb');
+    assert.equal(failed.state, 'failing');
+    replay.delayMs = 300;
+    try {
+      const stop = new AbortController();
+      const run = ingest('ecb', { ...ECB_WINDOW, signal: stop.signal });
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      assert.equal((await status('ecb')).last_attempt > failed.last_attempt, true);
+      stop.abort();
+      await run;
+    } finally {
+      replay.delayMs = 0;
+    }
+    const after = await status('ecb');
+    assert.equal(after.state, 'failing');
+    assert.equal(after.last_error, failed.last_error);
+    assert.equal(after.last_attempt, failed.last_attempt);
+  });
+
   test('429 and 503 are retried with backoff, then the answer is used', async () => {
     let calls = 0;
     replay.intercept = (target): RecordedResponse | undefined => {

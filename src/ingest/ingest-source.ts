@@ -146,8 +146,13 @@ export async function ingestSource(
     }
     report.window = plan.window;
     // The run is recorded as begun: another replica's status says so (running), and its answers
-    // about dates the run may still fill are not cached for a day meanwhile.
-    await store.saveIngestState({ ...state, lastError: null });
+    // about dates the run may still fill are not cached for a day meanwhile. What the previous
+    // run stored and dropped stays until this one has its own figures.
+    await store.saveIngestState({
+      ...state,
+      lastRunStored: previous?.lastRunStored ?? 0,
+      lastRunDropped: previous?.lastRunDropped ?? 0,
+    });
     http = new SourceHttp(
       source.key,
       { ...DEFAULT_HTTP_POLICY, ...options.http },
@@ -195,9 +200,17 @@ export async function ingestSource(
   } catch (error) {
     report.error = error instanceof Error ? error.message : String(error);
     report.httpRequests = http?.requests ?? 0;
-    // Stopped by a shutdown, not by the publisher: what was stored stays, the state is left as
-    // it was, and the next start simply runs again.
-    if (options.signal?.aborted) return report;
+    // Stopped by a shutdown, not by the publisher: what was stored stays, the state is put back
+    // as it was (with the progress this run made), and the next start simply runs again.
+    if (options.signal?.aborted) {
+      await store
+        .saveIngestState({
+          ...(previous ?? { ...state, lastAttempt: null }),
+          completeThrough: state.completeThrough,
+        })
+        .catch(() => undefined);
+      return report;
+    }
     state.lastError = report.error;
   }
   state.lastRunStored = report.stored;

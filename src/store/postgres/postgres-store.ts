@@ -57,6 +57,7 @@ export class PostgresStore implements Store {
   private version = 0;
   /** Counts this process's own writes of the version, so that a poll older than one is ignored. */
   private versionWrites = 0;
+  private polling = false;
   private readonly catalogCache = new CatalogCache(() => this.reached(this.readCatalog()));
   private sourceKeys: string[] = [];
   private readonly poll: NodeJS.Timeout;
@@ -130,16 +131,23 @@ export class PostgresStore implements Store {
   }
 
   private async refreshVersion(): Promise<void> {
+    // One poll at a time: a slow one finishing after a later one would bring an older value.
+    if (this.polling) return;
+    this.polling = true;
     try {
       const writes = this.versionWrites;
       const { rows } = await this.pool.query<{ value: number }>(
         "SELECT value FROM meta WHERE key = 'data_version'",
       );
       const value = Number(rows[0]?.value ?? 0);
-      // Lower only when the database went back (restored from a dump): a poll that overlapped a
-      // write of this process's own may have read the value from before it.
-      if (value > this.version || (value < this.version && writes === this.versionWrites))
-        this.version = value;
+      if (value > this.version) this.version = value;
+      else if (value < this.version && writes === this.versionWrites) {
+        // The database went back (restored from a dump; a poll that overlapped a write of this
+        // process's own may only have read the value from before it). Its version moves past
+        // the highest this process knew, so that no version, and no ETag, stands for two
+        // different sets of data.
+        this.version = this.options.readOnly ? value : await this.versionPast(this.version);
+      }
       if (this.unreachable) {
         this.unreachable = false;
         this.options.warn?.(`PostgreSQL at ${describeUrl(this.options.url)} reachable again`);
@@ -148,7 +156,18 @@ export class PostgresStore implements Store {
       // The next poll tries again; requests report their own errors. An outage is noticed
       // here too, between requests.
       this.failure(error);
+    } finally {
+      this.polling = false;
     }
+  }
+  /** Sets the database's data version above `known` (and above any other replica's writes). */
+  private async versionPast(known: number): Promise<number> {
+    const { rows } = await this.pool.query<{ value: number }>(
+      `UPDATE meta SET value = GREATEST(value, $1::bigint) + 1 WHERE key = 'data_version'
+       RETURNING value`,
+      [known],
+    );
+    return Number(rows[0]!.value);
   }
 
   /**
