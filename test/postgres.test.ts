@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.js';
 import { copyStore } from '../src/copy-store.js';
 import { openServiceStore } from '../src/service-store.js';
 import { openStore } from '../src/store/open.js';
+import { queryRole } from '../src/store/postgres/sandbox.js';
 import type { Observation, Store } from '../src/store/store.js';
 import {
   freshDatabase,
@@ -238,6 +239,21 @@ describe('the query sandbox on PostgreSQL', { skip }, () => {
   });
 });
 
+test('query role names of different databases and schemas never meet', () => {
+  const names = [
+    queryRole('fx'),
+    queryRole('fx_eu'),
+    queryRole('fx', 'eu'),
+    queryRole('fx_eu', 'public'),
+    queryRole('exchange_rates_production_cluster_01', 'tenant_europe_west'),
+    queryRole('exchange_rates_production_cluster_01', 'tenant_europe_east'),
+  ];
+  assert.equal(names[0], 'fxrates_query_fx');
+  assert.equal(names[3], names[1]);
+  assert.equal(new Set(names).size, names.length - 1);
+  for (const name of names) assert.ok(name.length <= 63, name);
+});
+
 describe('two deployments in one database, each in its own schema', { skip }, () => {
   test('each holds its own ingest lease and has its own query role, which reads its own schema only', async () => {
     const cluster = await postgresCluster();
@@ -298,7 +314,7 @@ describe('two deployments in one database, each in its own schema', { skip }, ()
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       for (const user of users) {
         await admin
-          .query(`DROP ROLE IF EXISTS fxrates_query_${database}_${user}`)
+          .query(`DROP ROLE IF EXISTS ${queryRole(database, user)}`)
           .catch(() => undefined);
         await admin.query(`DROP ROLE IF EXISTS ${user}`).catch(() => undefined);
       }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import {
@@ -18,8 +18,12 @@ import { plainValue } from './values.js';
  * `public`): it can read that schema's observations and sources only.
  */
 export function queryRole(database: string, schema = 'public'): string {
-  const name = schema === 'public' ? database : `${database}_${schema}`;
-  return `fxrates_query_${name.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+  const plain = (name: string): string => name.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  if (schema === 'public') return `fxrates_query_${plain(database)}`.slice(0, 63);
+  // Roles belong to the whole cluster: a hash of both names keeps apart what their plain
+  // spelling (or its cut at 63 characters) would not ("fx" + "eu" and "fx_eu" + public).
+  const hash = createHash('sha256').update(`${database}\0${schema}`).digest('hex').slice(0, 8);
+  return `fxrates_query_${plain(database)}_${plain(schema)}`.slice(0, 54) + `_${hash}`;
 }
 /** Largest single row that may come back, in bytes. */
 const MAX_ROW_BYTES = 1024 ** 2;
