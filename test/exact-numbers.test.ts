@@ -47,7 +47,7 @@ function exactProduct(a: string, b: string): string {
 
 /**
  * Prices as publishers print them: 1 to 10 significant digits. Not those whose reciprocal a
- * double prints in 12 digits or fewer without being exactly that (1 / 0.000100673858 prints as
+ * double prints in 14 digits or fewer without being exactly that (1 / 0.000100673858 prints as
  * 9933.0652452): such a stored rate is taken for the figure it prints, as a publisher's is.
  */
 const price = fc
@@ -56,8 +56,8 @@ const price = fc
   .filter(
     (value) =>
       value > 0 &&
-      (significantDigits(String(1 / value)) > 12 ||
-        significantDigits(exactQuotientText('1', String(value), 60)) <= 12),
+      (significantDigits(String(1 / value)) >= 15 ||
+        significantDigits(exactQuotientText('1', String(value), 60)) < 15),
   );
 
 describe('exact cross rates', () => {
@@ -102,6 +102,9 @@ describe('exact cross rates', () => {
       }),
       { numRuns: 5_000 },
     );
+    // A feed's figures of 13 and 14 digits are taken as printed.
+    for (const printed of [1.5046777779523, 0.92245341335049, 163.28476351849])
+      assert.equal(formatQuotient(printed, 1, 16), String(printed));
     // The Bank of Russia's 92.5058 RUB per USD and 100.7452 per EUR, stored inverted.
     assert.equal(formatQuotient(1, 1 / 92.5058, 16), '92.5058');
     assert.equal(formatQuotient(1 / 92.5058, 1 / 100.7452, 16), '1.0890690097269577');

@@ -9,7 +9,7 @@ import { divideRounded, formatDecimal, type Decimal } from '../exact-decimal.js'
  * of two such figures, rounded once; no double arithmetic touches the digits.
  *
  * A quote the publisher prints the other way round (92.5058 RUB per USD) is stored as the
- * double nearest 1 / 92.5058, whose shortest text has 13 to 17 digits. Such a rate stands for
+ * double nearest 1 / 92.5058, whose shortest text has 15 to 17 digits (but 1 in 200). Such a rate stands for
  * the exact reciprocal of the price it was made from (see priceOf), so that the price comes
  * back as printed (USD in RUB is 92.5058, not 92.5057999999999993).
  */
@@ -164,18 +164,24 @@ interface Digits {
   price: Digits | null;
 }
 
-/** Significant digits a publisher's price has at most (they print up to about ten). */
-const MAX_PRICE_DIGITS = 12;
+/** Significant digits a publisher's price has at most, to be read as one (see priceOf). */
+const MAX_PRICE_DIGITS = 10;
+/**
+ * Significant digits below which a stored rate is always the figure it prints. Feeds print
+ * figures of 13 and 14 digits; a reciprocal's double prints in 15 or more (but 1 in 200).
+ */
+const MIN_RECIPROCAL_DIGITS = 15;
 
 /**
  * The price p whose reciprocal the stored double `value` was made from (1 / p rounded to a
  * double is `value`), when p has at most MAX_PRICE_DIGITS digits and `value`'s own shortest
- * text has more: no publisher prints such a figure, so the value is an inverted quote, and
- * stands for exactly 1 / p. Null for every other value (the reciprocals of 2 and 5 powers are
- * short, and exact, anyway).
+ * text at least MIN_RECIPROCAL_DIGITS: no publisher prints such a figure, so the value is an
+ * inverted quote, and stands for exactly 1 / p. Null for every other value (the reciprocals of
+ * 2 and 5 powers are short, and exact, anyway). A long figure a feed printed is misread only
+ * when it is also the double nearest 1 / p for a p of 10 digits: about one in a million.
  */
 function priceOf(digits: Digits, value: number): Digits | null {
-  if (digits.count <= MAX_PRICE_DIGITS) return null;
+  if (digits.count < MIN_RECIPROCAL_DIGITS) return null;
   // Such a price lies within a few units in the last place of 1 / value: rounded to at most
   // MAX_PRICE_DIGITS digits, 1 / value gives it back (its shortest text drops the zeros).
   const price = Number((1 / value).toPrecision(MAX_PRICE_DIGITS));

@@ -40,11 +40,11 @@ export function significantDigits(text: string): number {
 
 /**
  * Whether `value` is read as the reciprocal of a price (a quote stored inverted): its text has
- * more than 12 significant digits, and it is the double nearest 1 / p for a p of at most 12.
+ * 15 significant digits or more, and it is the double nearest 1 / p for a p of at most 10.
  */
 export function isReciprocalOfPrice(value: number): boolean {
-  if (significantDigits(String(value)) <= 12) return false;
-  for (let digits = 1; digits <= 12; digits++) {
+  if (significantDigits(String(value)) < 15) return false;
+  for (let digits = 1; digits <= 10; digits++) {
     if (1 / Number((1 / value).toPrecision(digits)) === value) return true;
   }
   return false;
