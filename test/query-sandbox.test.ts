@@ -221,6 +221,8 @@ forEachEngine((engine) => {
           "SELECT pg_catalog.query_to_xml_and_xmlschema('select 1', true, false, '')",
           "SELECT * FROM ts_stat('select to_tsvector(''a'')')",
           "SELECT ts_rewrite('a'::tsquery, 'select ''a''::tsquery, ''b''::tsquery')",
+          "SELECT * FROM dblink('dbname=x', 'select 1') AS t(a int)",
+          "SELECT * FROM crosstab('select 1, 2, 3') AS t(a int, b int)",
         ]) {
           const { status, body } = await getJson(service.app, query(sql));
           assert.equal(status, 400, sql);
@@ -235,6 +237,17 @@ forEachEngine((engine) => {
           query("SELECT current_setting('work_mem') AS w"),
         );
         assert.equal(body.rows[0].w, '16MB');
+        // Other names that contain a refused one are names like any other.
+        const named = await getJson(
+          service.app,
+          query(
+            'SELECT 1 AS counts_stats, \'pg_advisory_lock\' AS note, 2 AS my_set_config_x, 3 AS "Dblinks_count"',
+          ),
+        );
+        assert.equal(named.status, 200, JSON.stringify(named.body));
+        assert.deepEqual(named.body.rows, [
+          { counts_stats: 1, note: 'advisory', my_set_config_x: 2, Dblinks_count: 3 },
+        ]);
       });
     }
 
