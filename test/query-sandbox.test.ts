@@ -241,12 +241,12 @@ forEachEngine((engine) => {
         const named = await getJson(
           service.app,
           query(
-            'SELECT 1 AS counts_stats, \'pg_advisory_lock\' AS note, 2 AS my_set_config_x, 3 AS "Dblinks_count"',
+            'SELECT 1 AS counts_stats, \'advisory\' AS note, 2 AS my_set_config_x, 3 AS "Count_dblinks"',
           ),
         );
         assert.equal(named.status, 200, JSON.stringify(named.body));
         assert.deepEqual(named.body.rows, [
-          { counts_stats: 1, note: 'advisory', my_set_config_x: 2, Dblinks_count: 3 },
+          { counts_stats: 1, note: 'advisory', my_set_config_x: 2, Count_dblinks: 3 },
         ]);
       });
     }
