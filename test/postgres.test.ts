@@ -79,6 +79,25 @@ describe("the service's PostgreSQL sessions", { skip }, () => {
       await database.dispose();
     }
   });
+
+  test('keep their settings beside the options a URL gives', async () => {
+    const database = await freshDatabase('postgres');
+    const url = new URL(database.location);
+    url.searchParams.set('options', '-c statement_timeout=12345');
+    const store = await openStore(url.toString());
+    try {
+      const [batch] = await store.readColumns(
+        "SELECT current_setting('statement_timeout'), current_setting('TimeZone'), current_setting('tcp_keepalives_idle')",
+      );
+      assert.deepEqual(
+        batch!.columns.map((values) => values[0]),
+        ['12345ms', 'UTC', '10'],
+      );
+    } finally {
+      await store.close();
+      await database.dispose();
+    }
+  });
 });
 
 describe('a database restored from a dump', { skip }, () => {

@@ -50,7 +50,9 @@ export function readOnlyEndpoint(
  */
 export function dropHeadBodies(app: FastifyInstance): void {
   const dropBody: onSendHookHandler = (_request, reply, payload, done) => {
-    if (payload instanceof Readable) payload.resume();
+    // Any stream (compression's are not node:stream's own): read to its end, unsent.
+    if (typeof (payload as { resume?: unknown } | null)?.resume === 'function')
+      (payload as Readable).resume();
     else if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
       if (!reply.hasHeader('content-length'))
         reply.header('content-length', Buffer.byteLength(payload));

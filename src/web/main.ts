@@ -106,10 +106,15 @@ function describeCurrency(code: string): string {
 
 // Currencies ------------------------------------------------------------------------------
 
+let currenciesRequest = 0;
+
 async function loadCurrencies(): Promise<void> {
+  const request = ++currenciesRequest;
   const { body } = await getJson<CurrencyList>('/v1/exchangerate/currencies', {
     sources: sourcesParam(),
   });
+  // A later choice of sources has asked again: its list is the one to show.
+  if (request !== currenciesRequest) return;
   const codes = Object.keys(body.symbols).sort();
   state.names.clear();
   for (const code of codes) state.names.set(code, currencyName(code, body.symbols[code]?.name));

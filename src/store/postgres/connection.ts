@@ -20,8 +20,22 @@ const SERVER_KEEPALIVES =
 
 /** Every connection: UTC session (so TIMESTAMP is UTC), named for pg_stat_activity. */
 export function clientConfig(url: string, role: string): pg.ClientConfig {
+  // Options the URL gives (`?options=-c search_path=...`) would replace these altogether: they
+  // come first, and these after them.
+  let connectionString = url;
+  let given = '';
+  try {
+    const parsed = new URL(url);
+    given = parsed.searchParams.get('options') ?? '';
+    if (given) {
+      parsed.searchParams.delete('options');
+      connectionString = parsed.toString();
+    }
+  } catch {
+    // Unreadable: the driver says why when it connects.
+  }
   return {
-    connectionString: url,
+    connectionString,
     types: TYPE_PARSERS,
     // Sorts of a long range stay in memory (the query role has its own, smaller limit). No JIT
     // compilation: the planner counts 1,000 days for each generate_series of a range statement,
@@ -32,7 +46,7 @@ export function clientConfig(url: string, role: string): pg.ClientConfig {
     // minute on both sides, not after the system's two hours: the server probes an idle
     // connection after 10 s, every 5 s, three times (and gives up on data unacknowledged for
     // 30 s), so that the ingest lease of a vanished replica is freed; this side probes too.
-    options: `-c TimeZone=UTC -c DateStyle=ISO${role === 'query' ? '' : ' -c work_mem=32MB -c jit=off'} ${SERVER_KEEPALIVES}`,
+    options: `${given ? `${given} ` : ''}-c TimeZone=UTC -c DateStyle=ISO${role === 'query' ? '' : ' -c work_mem=32MB -c jit=off'} ${SERVER_KEEPALIVES}`,
     application_name: `fxrates ${role} ${replicaName()}`,
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
