@@ -9,9 +9,9 @@ import { divideRounded, formatDecimal, type Decimal } from '../exact-decimal.js'
  * of two such figures, rounded once; no double arithmetic touches the digits.
  *
  * A quote the publisher prints the other way round (92.5058 RUB per USD) is stored as the
- * double nearest 1 / 92.5058, whose shortest text has 15 to 17 digits (but 1 in 200). Such a rate stands for
- * the exact reciprocal of the price it was made from (see priceOf), so that the price comes
- * back as printed (USD in RUB is 92.5058, not 92.5057999999999993).
+ * double nearest 1 / 92.5058, whose shortest text has 15 to 17 digits (but 1 in 200). Such a
+ * rate stands for the exact reciprocal of the price it was made from (see priceOf), so that the
+ * price comes back as printed (USD in RUB is 92.5058, not 92.5057999999999993).
  */
 
 /** One rate as stored, rounded: formatRate(1.005, 2) is '1.01', as a person reading 1.005 expects. */
@@ -60,18 +60,23 @@ export function formatQuotient(numerator: number, denominator: number, decimals:
 
 /**
  * n / d x amount, rounded to `decimals`, where n or d is the reciprocal of a price: 1/p / d is
- * 1 / (p x d), n / (1/q) is n x q, and (1/p) / (1/q) is q / p, each an exact decimal division.
+ * 1 / (p x d), n / (1/q) is n x q, and (1/p) / (1/q) is q / p, each one exact decimal division.
  */
 function reciprocalQuotient(n: Digits, d: Digits, amount: Decimal, decimals: number): string {
-  const dividend = product(product(n.price === null ? decimalOf(n) : ONE, d.price ?? ONE), amount);
-  const divisor = product(n.price ?? ONE, d.price === null ? decimalOf(d) : ONE);
-  return formatDecimal(divideRounded(dividend, divisor, decimals));
+  const [nOver, nUnder] = fractionOf(n);
+  const [dOver, dUnder] = fractionOf(d);
+  // (nOver / nUnder) / (dOver / dUnder) x amount
+  const dividend = product(product(nOver, dUnder), amount);
+  return formatDecimal(divideRounded(dividend, product(nUnder, dOver), decimals));
 }
 
-function product(a: Decimal | Digits, b: Decimal | Digits): Decimal {
-  const x = 'coefficient' in a ? a : decimalOf(a);
-  const y = 'coefficient' in b ? b : decimalOf(b);
-  return { coefficient: x.coefficient * y.coefficient, scale: x.scale + y.scale };
+/** A stored rate as a fraction: its figure over 1, or 1 over the price it is the reciprocal of. */
+function fractionOf(digits: Digits): [Decimal, Decimal] {
+  return digits.price === null ? [decimalOf(digits), ONE] : [ONE, decimalOf(digits.price)];
+}
+
+function product(a: Decimal, b: Decimal): Decimal {
+  return { coefficient: a.coefficient * b.coefficient, scale: a.scale + b.scale };
 }
 
 function decimalOf(digits: Digits): Decimal {
