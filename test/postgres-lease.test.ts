@@ -23,8 +23,8 @@ describe('PostgreSQL ingest lease', { skip: skipWithoutPostgres() }, () => {
   });
 
   test('a standby retrying for the lease holds one abort listener, however often it retries', async () => {
-    const holder = new PostgresLease(url, pool, 5, () => undefined);
-    const standby = new PostgresLease(url, pool, 5, () => undefined);
+    const holder = new PostgresLease(url, pool, 'public', 5, () => undefined);
+    const standby = new PostgresLease(url, pool, 'public', 5, () => undefined);
     const holding = new AbortController();
     await holder.acquire(holding.signal);
     assert.equal(holder.held(), true);
@@ -82,8 +82,14 @@ describe('PostgreSQL ingest lease', { skip: skipWithoutPostgres() }, () => {
     proxied.port = String((proxy.address() as { port: number }).port);
 
     let lostAt: number | undefined;
-    const holder = new PostgresLease(proxied.toString(), pool, 50, () => (lostAt = Date.now()));
-    const standby = new PostgresLease(url, pool, 50, () => undefined);
+    const holder = new PostgresLease(
+      proxied.toString(),
+      pool,
+      'public',
+      50,
+      () => (lostAt = Date.now()),
+    );
+    const standby = new PostgresLease(url, pool, 'public', 50, () => undefined);
     try {
       await holder.acquire(new AbortController().signal);
       assert.equal(holder.held(), true);

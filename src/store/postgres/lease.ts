@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { IngestLease } from '../store.js';
 import { clientConfig } from './connection.js';
-import { INGEST_LOCK, advisoryLock, advisoryLockRow } from './migrations.js';
+import { INGEST_LOCK, advisoryLock, type AdvisoryLock } from './migrations.js';
 
 /** How often the holder checks that its lease's connection still answers, and how long it waits. */
 const HEARTBEAT_MS = 5_000;
@@ -19,14 +19,18 @@ export class PostgresLease implements IngestLease {
   private client: pg.Client | undefined;
   private isHeld = false;
   private heartbeat: NodeJS.Timeout | undefined;
-  private schemaName: Promise<string> | undefined;
+  /** Its deployment's own (see advisoryLock). */
+  private readonly lock: AdvisoryLock;
 
   constructor(
     private readonly url: string,
     private readonly pool: pg.Pool,
+    schema: string,
     private readonly retryMs: number,
     private readonly onLost: () => void,
-  ) {}
+  ) {
+    this.lock = advisoryLock(INGEST_LOCK, schema);
+  }
 
   held(): boolean {
     return this.isHeld;
@@ -65,10 +69,9 @@ export class PostgresLease implements IngestLease {
       await client.connect();
       this.client = client;
     }
-    const lock = advisoryLock(INGEST_LOCK, await this.schema());
     const result = await this.client.query<{ locked: boolean }>(
-      `SELECT pg_try_advisory_lock(${lock.args}) AS locked`,
-      lock.params,
+      `SELECT pg_try_advisory_lock(${this.lock.args}) AS locked`,
+      this.lock.params,
     );
     this.isHeld = result.rows[0]?.locked === true;
     if (this.isHeld) this.startHeartbeat(this.client);
@@ -112,26 +115,13 @@ export class PostgresLease implements IngestLease {
     if (was) this.onLost();
   }
 
-  /** The schema this deployment works in: its lease is its own (see advisoryLock). */
-  private schema(): Promise<string> {
-    this.schemaName ??= this.pool
-      .query<{ schema: string }>('SELECT current_schema() AS schema')
-      .then(({ rows }) => rows[0]!.schema)
-      .catch((error: unknown) => {
-        this.schemaName = undefined;
-        throw error;
-      });
-    return this.schemaName;
-  }
-
   async holder(): Promise<string | null> {
-    const lock = advisoryLockRow(INGEST_LOCK, await this.schema());
     const result = await this.pool.query<{ name: string }>(
       `SELECT a.application_name AS name FROM pg_locks AS l
        JOIN pg_stat_activity AS a ON a.pid = l.pid
-       WHERE l.locktype = 'advisory' AND l.granted AND ${lock.where}
+       WHERE l.locktype = 'advisory' AND l.granted AND ${this.lock.held}
          AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-      lock.params,
+      this.lock.params,
     );
     const name = result.rows[0]?.name;
     return name ? name.replace(/^fxrates ingest /, '') : null;

@@ -43,32 +43,26 @@ export const INGEST_LOCK = 7_351_002;
 /** Key of the advisory lock under which replicas set up the query role, one at a time. */
 export const ROLE_LOCK = 7_351_003;
 
-/**
- * The arguments of an advisory lock function for lock `key` of the deployment in `schema`, and
- * their parameters from `$first` on. Deployments in other schemas of one database have locks
- * of their own: the key with the hash of the schema's name (the two-key form). The `public`
- * schema's locks are the key alone, as they always were.
- */
-export function advisoryLock(
-  key: number,
-  schema: string,
-  first = 1,
-): { args: string; params: (number | string)[] } {
-  return schema === 'public'
-    ? { args: `$${first}`, params: [key] }
-    : { args: `$${first}, hashtext($${first + 1})`, params: [key, schema] };
+/** An advisory lock of one deployment, as SQL: see advisoryLock. */
+export interface AdvisoryLock {
+  /** The arguments of pg_advisory_lock and its kin, as $1 (and $2). */
+  args: string;
+  /** The pg_locks condition (table alias `l`) that matches the lock held, with the same parameters. */
+  held: string;
+  params: (number | string)[];
 }
 
-/** The pg_locks condition that matches the lock advisoryLock(key, schema) names. */
-export function advisoryLockRow(
-  key: number,
-  schema: string,
-  first = 1,
-): { where: string; params: (number | string)[] } {
+/**
+ * Lock `key` of the deployment in `schema`. Deployments in other schemas of one database have
+ * locks of their own: the key with the hash of the schema's name (the two-key form). The
+ * `public` schema's locks are the key alone, as they always were.
+ */
+export function advisoryLock(key: number, schema: string): AdvisoryLock {
   return schema === 'public'
-    ? { where: `l.classid = 0 AND l.objid = $${first} AND l.objsubid = 1`, params: [key] }
+    ? { args: '$1', held: 'l.classid = 0 AND l.objid = $1 AND l.objsubid = 1', params: [key] }
     : {
-        where: `l.classid = $${first} AND l.objid = hashtext($${first + 1})::oid AND l.objsubid = 2`,
+        args: '$1, hashtext($2)',
+        held: 'l.classid = $1 AND l.objid = hashtext($2)::oid AND l.objsubid = 2',
         params: [key, schema],
       };
 }

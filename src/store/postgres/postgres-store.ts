@@ -70,12 +70,17 @@ export class PostgresStore implements Store {
   private constructor(
     private readonly pool: pg.Pool,
     private readonly options: PostgresStoreOptions,
+    schema: string,
   ) {
     this.description = `PostgreSQL ${redactUrl(options.url)}`;
     const workers = options.sandbox?.workers ?? DEFAULT_SANDBOX_SETTINGS.workers;
     this.sandbox = new PostgresSandbox(options.url, pool, workers, options.queryUrl, options.warn);
-    this.ingestLease = new PostgresLease(options.url, pool, options.leaseRetryMs ?? 10_000, () =>
-      options.warn?.('ingest lease lost (connection to the database closed)'),
+    this.ingestLease = new PostgresLease(
+      options.url,
+      pool,
+      schema,
+      options.leaseRetryMs ?? 10_000,
+      () => options.warn?.('ingest lease lost (connection to the database closed)'),
     );
     this.poll = setInterval(() => void this.refreshVersion(), options.versionPollMs ?? 1_000);
     this.poll.unref();
@@ -96,15 +101,19 @@ export class PostgresStore implements Store {
       await pool.end().catch(() => undefined);
       throw connectionProblem(error, options.url);
     }
+    let schema: string;
     try {
-      await (options.readOnly ? checkSchema(client, options.url) : migrate(client));
+      // The schema this deployment works in: the first of the user's search_path.
+      schema = (await client.query<{ schema: string }>('SELECT current_schema() AS schema'))
+        .rows[0]!.schema;
+      await (options.readOnly ? checkSchema(client, options.url) : migrate(client, schema));
     } catch (error) {
       client.release();
       await pool.end().catch(() => undefined);
       throw error;
     }
     client.release();
-    const store = new PostgresStore(pool, options);
+    const store = new PostgresStore(pool, options, schema);
     await store.refreshVersion();
     return store;
   }
@@ -445,13 +454,10 @@ async function checkSchema(client: pg.PoolClient, url: string): Promise<void> {
 }
 
 /** Applies the missing schema steps, one replica at a time. */
-async function migrate(client: pg.PoolClient): Promise<void> {
+async function migrate(client: pg.PoolClient, schema: string): Promise<void> {
   await client.query('BEGIN');
   try {
-    const { rows: schemas } = await client.query<{ schema: string }>(
-      'SELECT current_schema() AS schema',
-    );
-    const lock = advisoryLock(MIGRATION_LOCK, schemas[0]!.schema);
+    const lock = advisoryLock(MIGRATION_LOCK, schema);
     await client.query(`SELECT pg_advisory_xact_lock(${lock.args})`, lock.params);
     await client.query(
       `CREATE TABLE IF NOT EXISTS fxrates_migrations (
