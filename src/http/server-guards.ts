@@ -64,6 +64,11 @@ function queryStringOfUrl(url: string | undefined): string {
   return index < 0 ? '' : url!.slice(index + 1);
 }
 
+function pathOfUrl(url: string): string {
+  const index = url.indexOf('?');
+  return index < 0 ? url : url.slice(0, index);
+}
+
 /**
  * The paths the service answers, from the routes' patterns (`:name` one segment, `*` the
  * rest), so that a method it never allows can be told apart from a path it does not have.
@@ -87,8 +92,7 @@ export class EndpointPaths {
 
   /** Whether some endpoint answers `url` (its query aside; trailing and doubled slashes as routing takes them). */
   has(url: string): boolean {
-    const question = url.indexOf('?');
-    let path = (question < 0 ? url : url.slice(0, question)).replace(/\/{2,}/g, '/');
+    let path = pathOfUrl(url).replace(/\/{2,}/g, '/');
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     return this.patterns.some((pattern) => pattern.test(path));
   }
@@ -96,8 +100,7 @@ export class EndpointPaths {
 
 /** The error text of a path no endpoint answers. */
 export function noEndpointText(url: string): string {
-  const path = url.split('?')[0] ?? '';
-  return `no endpoint at ${path.slice(0, 200)}; see /v1/openapi.json`;
+  return `no endpoint at ${pathOfUrl(url).slice(0, 200)}; see /v1/openapi.json`;
 }
 
 /**

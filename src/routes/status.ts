@@ -29,9 +29,9 @@ type StatusRow = Record<(typeof COLUMNS)[number], string | number | null>;
 
 /**
  * How ingestion of each source is going: `running` (a run is in progress, here or in another
- * replica; the other fields tell how the previous one went), `ok` (last attempt succeeded), `failing` (it did not; `last_error`
- * says why), `idle` (cannot run here, e.g. no API key, or no process will run it),
- * `pending` (never attempted, and a run is to come).
+ * replica; the other fields tell how the previous one went), `ok` (last attempt succeeded),
+ * `failing` (it did not; `last_error` says why), `idle` (cannot run here, e.g. no API key, or no
+ * process will run it), `pending` (never attempted, and a run is to come).
  */
 export function statusRoutes(app: FastifyInstance, context: ServiceContext): void {
   readOnlyEndpoint(

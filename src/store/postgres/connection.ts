@@ -46,7 +46,14 @@ export function clientConfig(url: string, role: string): pg.ClientConfig {
     // minute on both sides, not after the system's two hours: the server probes an idle
     // connection after 10 s, every 5 s, three times (and gives up on data unacknowledged for
     // 30 s), so that the ingest lease of a vanished replica is freed; this side probes too.
-    options: `${given ? `${given} ` : ''}-c TimeZone=UTC -c DateStyle=ISO${role === 'query' ? '' : ' -c work_mem=32MB -c jit=off'} ${SERVER_KEEPALIVES}`,
+    options: [
+      given,
+      '-c TimeZone=UTC -c DateStyle=ISO',
+      role === 'query' ? '' : '-c work_mem=32MB -c jit=off',
+      SERVER_KEEPALIVES,
+    ]
+      .filter((part) => part !== '')
+      .join(' '),
     application_name: `fxrates ${role} ${replicaName()}`,
     connectionTimeoutMillis: 10_000,
     keepAlive: true,

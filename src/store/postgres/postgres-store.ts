@@ -169,6 +169,7 @@ export class PostgresStore implements Store {
       this.polling = false;
     }
   }
+
   /** Sets the database's data version above `known` (and above any other replica's writes). */
   private async versionPast(known: number): Promise<number> {
     const { rows } = await this.pool.query<{ value: number }>(
