@@ -69,6 +69,19 @@ function sourcesParam(): string | undefined {
   return used.join(',');
 }
 
+/**
+ * Requests of one section, of which only the latest counts: each call starts one and gives a
+ * test of whether it is still the latest, so that an answer to an earlier choice that comes
+ * back last is dropped.
+ */
+function latestOnly(): () => () => boolean {
+  let latest = 0;
+  return () => {
+    const mine = ++latest;
+    return () => mine === latest;
+  };
+}
+
 function messageOf(error: unknown): string {
   return error instanceof ApiError ? error.message : `Something went wrong: ${String(error)}`;
 }
@@ -106,15 +119,15 @@ function describeCurrency(code: string): string {
 
 // Currencies ------------------------------------------------------------------------------
 
-let currenciesRequest = 0;
+const currenciesRequests = latestOnly();
 
 async function loadCurrencies(): Promise<void> {
-  const request = ++currenciesRequest;
+  const current = currenciesRequests();
   const { body } = await getJson<CurrencyList>('/v1/exchangerate/currencies', {
     sources: sourcesParam(),
   });
   // A later choice of sources has asked again: its list is the one to show.
-  if (request !== currenciesRequest) return;
+  if (!current()) return;
   const codes = Object.keys(body.symbols).sort();
   state.names.clear();
   for (const code of codes) state.names.set(code, currencyName(code, body.symbols[code]?.name));
@@ -134,11 +147,10 @@ async function loadCurrencies(): Promise<void> {
 
 // Converter -------------------------------------------------------------------------------
 
-/** Each answer is shown only if no later choice has been made since it was asked. */
-let convertRequest = 0;
+const convertRequests = latestOnly();
 
 async function convert(): Promise<void> {
-  const request = ++convertRequest;
+  const current = convertRequests();
   const result = $('convert-result');
   const amount = readAmount($<HTMLInputElement>('amount').value);
   const from = $<HTMLSelectElement>('from').value;
@@ -161,12 +173,7 @@ async function convert(): Promise<void> {
     // The service lists no currency against itself: one unit is one unit.
     result.dataset.kind = 'answer';
     result.replaceChildren(
-      element(
-        'p',
-        { className: 'answer' },
-        element('span', { className: 'from', text: `${amountText(amount)} ${from} =` }),
-        element('output', { className: 'value', text: `${amountText(amount)} ${to}` }),
-      ),
+      answerLine(amount, from, amountText(amount), to),
       element('p', { className: 'rate', text: `1 ${from} = 1 ${to}: the same currency` }),
     );
     return;
@@ -178,7 +185,7 @@ async function convert(): Promise<void> {
       symbols: to,
       sources: sourcesParam(),
     });
-    if (request !== convertRequest) return;
+    if (!current()) return;
     const entry = body.rates[to];
     if (!entry) {
       result.dataset.kind = 'empty';
@@ -191,12 +198,7 @@ async function convert(): Promise<void> {
     const carried = utcDate(entry.observation_time) < body.date;
     result.dataset.kind = 'answer';
     result.replaceChildren(
-      element(
-        'p',
-        { className: 'answer' },
-        element('span', { className: 'from', text: `${amountText(amount)} ${from} =` }),
-        element('output', { className: 'value', text: `${readableDecimal(exact)} ${to}` }),
-      ),
+      answerLine(amount, from, readableDecimal(exact), to),
       element('p', { className: 'exact muted', text: `Exactly ${exact} ${to}` }),
       element('p', { className: 'rate', text: `1 ${from} = ${entry.rate} ${to}` }),
       element('p', {
@@ -208,10 +210,20 @@ async function convert(): Promise<void> {
       ...(notice ? [element('p', { className: 'notice', text: `Note: ${notice}` })] : []),
     );
   } catch (error) {
-    if (request !== convertRequest) return;
+    if (!current()) return;
     result.dataset.kind = 'error';
     result.textContent = messageOf(error);
   }
+}
+
+/** "1,000 EUR = 1,085.5 USD": the amount as entered, and what it converts to. */
+function answerLine(amount: string, from: string, value: string, to: string): HTMLElement {
+  return element(
+    'p',
+    { className: 'answer' },
+    element('span', { className: 'from', text: `${amountText(amount)} ${from} =` }),
+    element('output', { className: 'value', text: `${value} ${to}` }),
+  );
 }
 
 /** An amount as entered, its whole part grouped by thousands. */
@@ -222,10 +234,10 @@ function amountText(amount: string): string {
 
 // Rates table ------------------------------------------------------------------------------
 
-let tableRequest = 0;
+const tableRequests = latestOnly();
 
 async function loadTable(): Promise<void> {
-  const request = ++tableRequest;
+  const current = tableRequests();
   const base = $<HTMLSelectElement>('base').value;
   const date = $<HTMLInputElement>('table-date').value || state.today;
   const tbody = $('rates-table').querySelector('tbody')!;
@@ -233,7 +245,7 @@ async function loadTable(): Promise<void> {
   try {
     const path = date === state.today ? '/v1/exchangerate/latest' : `/v1/exchangerate/${date}`;
     const { body } = await getJson<RatesOfDate>(path, { base, sources: sourcesParam() });
-    if (request !== tableRequest) return;
+    if (!current()) return;
     const codes = Object.keys(body.rates).sort();
     $('latest-caption').textContent =
       codes.length > 0
@@ -289,7 +301,7 @@ async function loadTable(): Promise<void> {
     );
     filterTable();
   } catch (error) {
-    if (request !== tableRequest) return;
+    if (!current()) return;
     tbody.replaceChildren();
     $('latest-caption').textContent = '';
     setMessage('latest-message', messageOf(error));
@@ -305,7 +317,7 @@ function filterTable(): void {
 // History chart ----------------------------------------------------------------------------
 
 let chart: HistoryChart | null = null;
-let chartRequest = 0;
+const chartRequests = latestOnly();
 
 async function loadChart(): Promise<void> {
   const from = $<HTMLSelectElement>('chart-from').value;
@@ -313,7 +325,7 @@ async function loadChart(): Promise<void> {
   const range =
     document.querySelector<HTMLInputElement>('input[name="range"]:checked')?.value ?? '1Y';
   chart ??= new HistoryChart($('chart'), $('chart-readout'));
-  const request = ++chartRequest;
+  const current = chartRequests();
   setMessage('chart-message', '');
   const months = RANGE_MONTHS[range];
   const path =
@@ -328,7 +340,7 @@ async function loadChart(): Promise<void> {
       sources: sourcesParam(),
       aggregation: months === undefined ? 'month' : undefined,
     });
-    if (request !== chartRequest) return;
+    if (!current()) return;
     const points: HistoryPoint[] = Object.keys(body.rates)
       .sort()
       .flatMap((date) => {
@@ -360,7 +372,7 @@ async function loadChart(): Promise<void> {
       `${months === undefined ? ', first rate of each month' : ''}: ${points.length} points, ` +
       `from ${first.rateText} to ${last.rateText}.`;
   } catch (error) {
-    if (request !== chartRequest) return;
+    if (!current()) return;
     chart.draw([], '');
     $('chart-caption').textContent = '';
     setMessage('chart-message', messageOf(error));
