@@ -63,40 +63,39 @@ describe('connecting to PostgreSQL', { skip }, () => {
 });
 
 describe("the service's PostgreSQL sessions", { skip }, () => {
-  test('run in UTC, sort long ranges in memory, and never compile statements (JIT)', async () => {
-    const database = await freshDatabase('postgres');
-    const store = await openStore(database.location);
-    try {
-      const [batch] = await store.readColumns(
-        "SELECT current_setting('TimeZone'), current_setting('work_mem'), current_setting('jit')",
-      );
-      assert.deepEqual(
-        batch!.columns.map((values) => values[0]),
-        ['UTC', '32MB', 'off'],
-      );
-    } finally {
-      await store.close();
-      await database.dispose();
-    }
-  });
-
-  test('keep their settings beside the options a URL gives', async () => {
+  /** The settings `names` of a service session on a fresh database, its URL given `options`. */
+  async function sessionSettings(names: string[], options?: string): Promise<unknown[]> {
     const database = await freshDatabase('postgres');
     const url = new URL(database.location);
-    url.searchParams.set('options', '-c statement_timeout=12345');
+    if (options !== undefined) url.searchParams.set('options', options);
     const store = await openStore(url.toString());
     try {
       const [batch] = await store.readColumns(
-        "SELECT current_setting('statement_timeout'), current_setting('TimeZone'), current_setting('tcp_keepalives_idle')",
+        `SELECT ${names.map((name) => `current_setting('${name}')`).join(', ')}`,
       );
-      assert.deepEqual(
-        batch!.columns.map((values) => values[0]),
-        ['12345ms', 'UTC', '10'],
-      );
+      return batch!.columns.map((values) => values[0]);
     } finally {
       await store.close();
       await database.dispose();
     }
+  }
+
+  test('run in UTC, sort long ranges in memory, and never compile statements (JIT)', async () => {
+    assert.deepEqual(await sessionSettings(['TimeZone', 'work_mem', 'jit']), [
+      'UTC',
+      '32MB',
+      'off',
+    ]);
+  });
+
+  test('keep their settings beside the options a URL gives', async () => {
+    assert.deepEqual(
+      await sessionSettings(
+        ['statement_timeout', 'TimeZone', 'tcp_keepalives_idle'],
+        '-c statement_timeout=12345',
+      ),
+      ['12345ms', 'UTC', '10'],
+    );
   });
 });
 
