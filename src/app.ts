@@ -143,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(() => () => true);
 
   app.addHook('onRoute', (route) => {
-    if (route.method === 'GET') endpoints.add(route.url);
+    if (route.method === 'GET') endpoints.add(route.url, route.schema?.params);
   });
   // Identity among the encodings negotiated, so that a client preferring it (identity;q=1,
   // gzip;q=0.5) gets it; it comes last, so that it is chosen only when preferred.

@@ -160,10 +160,22 @@ forEachEngine((engine) => {
       assert.equal(preflight.headers['access-control-allow-origin'], '*');
       assert.equal(preflight.headers['access-control-allow-methods'], 'GET, HEAD, OPTIONS');
       assert.equal(preflight.headers['access-control-allow-headers'], 'if-none-match');
+      // A path GET answers with a 404 gets one for its preflight too.
+      for (const url of ['/v1/exchangerate/foo', '/v1/exchangerate/2024-01-01/x', '/assets/x.js']) {
+        const missing = await service.app.inject({ method: 'OPTIONS', url });
+        assert.equal(missing.statusCode, 404, url);
+        assert.equal(missing.headers.allow, undefined, url);
+      }
+      const range = await service.app.inject({ method: 'OPTIONS', url: '/v1/exchangerate/*/*' });
+      assert.equal(range.statusCode, 204);
     });
 
     test('other methods get 405 with Allow; on a path no endpoint answers, 404', async () => {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+        for (const url of ['/v1/exchangerate/foo', '/v1/exchangerate/2024-01-01/x']) {
+          const segment = await service.app.inject({ method, url });
+          assert.equal(segment.statusCode, 404, `${method} ${url}`);
+        }
         const missing = await service.app.inject({ method, url: '/v1/nothing' });
         assert.equal(missing.statusCode, 404, method);
         assert.equal(missing.headers.allow, undefined);

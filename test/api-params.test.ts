@@ -183,6 +183,21 @@ forEachEngine((engine) => {
       );
     });
 
+    test('every problem is reported, however many come before the ones that change the answer', async () => {
+      const tracking = ['source', 'medium', 'campaign', 'term', 'content'];
+      const { headers, body } = await getJson(
+        service.app,
+        `/v1/exchangerate/2024-03-19?symbols=EUR,XYZ&${tracking.map((tag) => `utm_${tag}=x`).join('&')}&decimals=0&sources=ecb`,
+      );
+      const expected = [
+        "unknown symbol 'XYZ' dropped from symbols",
+        ...tracking.map((tag) => `unknown parameter 'utm_${tag}' ignored`),
+        "decimals '0' is not a positive integer: 16 is used",
+      ];
+      assert.deepEqual(String(headers['x-error']).split('; ').sort(), [...expected].sort());
+      assert.equal(body.error, headers['x-error']);
+    });
+
     test('bad aggregation on a range falls back to day', async () => {
       const { headers, body } = await getJson(
         service.app,

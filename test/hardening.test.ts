@@ -79,13 +79,19 @@ describe('the serving process and a database the engine gave up on', () => {
 });
 
 describe('bounded outputs', () => {
-  test('problem texts: duplicates merged, the first few listed, a few KB at most', () => {
+  test('problem texts: duplicates merged, every problem listed, cut only past 2 KB', () => {
     assert.equal(problemsText(['a', 'b', 'a']), 'a; b');
-    const many = Array.from({ length: 40 }, (_, i) => `problem ${i}`);
-    assert.equal(
-      problemsText(many),
-      'problem 0; problem 1; problem 2; problem 3; problem 4; and 35 more',
-    );
+    const some = Array.from({ length: 40 }, (_, i) => `problem ${i}`);
+    assert.equal(problemsText(some), some.join('; '));
+    const many = Array.from({ length: 300 }, (_, i) => `problem ${i}`);
+    const text = problemsText(many);
+    assert.ok(text.length <= 2048, `${text.length} characters`);
+    const [, listedText, rest] = /^(.*); and (\d+) more$/.exec(text) ?? [];
+    const listed = listedText!.split('; ');
+    assert.deepEqual(listed, many.slice(0, listed.length));
+    assert.equal(listed.length + Number(rest), 300);
+    // Nothing more would have fitted: the next problem and the count of the rest pass 2 KB.
+    assert.ok(`${listedText}; ${many[listed.length]}; and ${Number(rest) - 1} more`.length > 2048);
     assert.ok(problemsText(['x'.repeat(10_000)]).length <= 2048);
   });
 

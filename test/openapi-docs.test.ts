@@ -64,6 +64,8 @@ describe('the OpenAPI document and the API reference at /docs', () => {
         Object.keys(operation.responses).some((status) => /^4\d\d$/.test(status)),
         path,
       );
+      // Every endpoint answers 503 while the service shuts down or its database is away.
+      assert.ok(operation.responses['503']?.headers?.['Retry-After'], path);
     }
     assert.deepEqual(document.info.license, { name: 'MIT', identifier: 'MIT' });
     assert.deepEqual(
@@ -101,7 +103,14 @@ describe('the OpenAPI document and the API reference at /docs', () => {
       'ETag',
       'Cache-Control',
     ]);
-    assert.deepEqual(Object.keys(date.responses).sort(), ['200', '304', '400', '404', '431']);
+    assert.deepEqual(Object.keys(date.responses).sort(), [
+      '200',
+      '304',
+      '400',
+      '404',
+      '431',
+      '503',
+    ]);
     assert.ok(date.parameters?.some((p) => p.name === 'amount' && p.in === 'query'));
     const entry =
       date.responses['200']!.content!['application/json']!.schema.properties.rates

@@ -71,20 +71,22 @@ function pathOfUrl(url: string): string {
 
 /**
  * The paths the service answers, from the routes' patterns (`:name` one segment, `*` the
- * rest), so that a method it never allows can be told apart from a path it does not have.
+ * rest), so that a method it never allows can be told apart from a path it does not have. A
+ * parameter whose schema has a `pattern` or an `enum` takes only the segments GET answers (a
+ * date segment `foo` is a 404 for every method, as for GET).
  */
 export class EndpointPaths {
   private readonly patterns: RegExp[] = [];
 
-  add(route: string): void {
+  add(route: string, params?: unknown): void {
     const pattern = route
       .split('/')
       .map((segment) =>
         segment.startsWith(':')
-          ? '[^/]+'
+          ? `(?:${segmentPattern(params, segment.slice(1))})`
           : segment === '*'
             ? '.*'
-            : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+            : escapedPattern(segment),
       )
       .join('/');
     this.patterns.push(new RegExp(`^${pattern}$`));
@@ -96,6 +98,38 @@ export class EndpointPaths {
     if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
     return this.patterns.some((pattern) => pattern.test(path));
   }
+}
+
+/**
+ * Whether each of a request's route parameters is a segment its route answers (see
+ * EndpointPaths): what OPTIONS checks before it answers a preflight.
+ */
+export function paramsMatcher(params: unknown): (values: unknown) => boolean {
+  const properties = propertiesOf(params);
+  const patterns = Object.keys(properties).map(
+    (name) => [name, new RegExp(`^(?:${segmentPattern(params, name)})$`)] as const,
+  );
+  return (values) =>
+    patterns.every(([name, pattern]) =>
+      pattern.test(String((values as Record<string, unknown> | undefined)?.[name] ?? '')),
+    );
+}
+
+/** The segments a route parameter takes, as a pattern without anchors (see EndpointPaths). */
+function segmentPattern(params: unknown, name: string): string {
+  const schema = propertiesOf(params)[name] as { pattern?: unknown; enum?: unknown } | undefined;
+  if (typeof schema?.pattern === 'string') return schema.pattern.replace(/^\^|\$$/g, '');
+  if (Array.isArray(schema?.enum))
+    return schema.enum.map((value) => escapedPattern(String(value))).join('|');
+  return '[^/]+';
+}
+
+function propertiesOf(params: unknown): Record<string, unknown> {
+  return (params as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+}
+
+function escapedPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The error text of a path no endpoint answers. */

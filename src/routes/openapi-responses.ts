@@ -54,6 +54,12 @@ const ERRORS = {
   503: 'The service cannot answer now',
 } as const;
 
+const UNAVAILABLE =
+  'the service is shutting down, its database is out of reach, or (rates) its engine memory is taken by long answers being read';
+const RETRY_AFTER = Type.String({
+  description: 'Seconds after which the request may succeed, when the service can tell.',
+});
+
 /** The responses object of a route schema: 200 in its formats, 304, and the given errors. */
 export function documentedResponses(
   success: SuccessDocumentation,
@@ -86,10 +92,13 @@ export function documentedResponses(
     },
   };
   const formats: Format[] = ['json', 'csv', 'xml'];
-  for (const [status, detail] of Object.entries({ 431: undefined, ...errors })) {
+  // Any endpoint can answer 503: while the service shuts down, or its database is out of reach.
+  const always = { 431: undefined, 503: UNAVAILABLE };
+  for (const [status, detail] of Object.entries({ ...always, ...errors })) {
     const description = `${ERRORS[Number(status) as keyof typeof ERRORS]}${detail ? `: ${detail}` : '.'}`;
     responses[status] = {
       description,
+      ...(status === '503' ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
       content: Object.fromEntries(
         formats.map((format) => [MEDIA_TYPES[format], { schema: errorSchema(format) }]),
       ),

@@ -8,7 +8,7 @@ import type {
   onSendHookHandler,
 } from 'fastify';
 import { CACHE_CHANGING, CACHE_SETTLED, etagMatches, weakEtag } from '../http/caching.js';
-import { ALLOWED_METHODS, CONTENT_TYPES } from '../http/server-guards.js';
+import { ALLOWED_METHODS, CONTENT_TYPES, paramsMatcher } from '../http/server-guards.js';
 
 export { CONTENT_TYPES };
 import { problemsText } from '../params/problems.js';
@@ -30,17 +30,21 @@ export function readOnlyEndpoint(
 ): void {
   app.get(url, { schema, exposeHeadRoute: false }, handler);
   app.head(url, { schema: { ...schema, hide: true } }, handler);
+  // A preflight for a path GET does not answer (a date segment `foo`) is a 404, as GET's.
+  const answered = paramsMatcher(schema.params);
   app.options(url, { schema: { hide: true } }, (request, reply) =>
-    reply
-      .code(204)
-      .header('access-control-allow-methods', ALLOWED_METHODS)
-      .header(
-        'access-control-allow-headers',
-        request.headers['access-control-request-headers'] ?? '*',
-      )
-      .header('access-control-max-age', '86400')
-      .header('allow', ALLOWED_METHODS)
-      .send(),
+    !answered(request.params)
+      ? reply.callNotFound()
+      : reply
+          .code(204)
+          .header('access-control-allow-methods', ALLOWED_METHODS)
+          .header(
+            'access-control-allow-headers',
+            request.headers['access-control-request-headers'] ?? '*',
+          )
+          .header('access-control-max-age', '86400')
+          .header('allow', ALLOWED_METHODS)
+          .send(),
   );
 }
 

@@ -90,8 +90,14 @@ export const dateParams = Type.Object({
 });
 
 export const rangeParams = Type.Object({
-  start_date: Type.String({ description: 'YYYY-MM-DD, or * for the earliest date held' }),
-  end_date: Type.String({ description: 'YYYY-MM-DD, or * for today' }),
+  start_date: Type.String({
+    description: 'YYYY-MM-DD, or * for the earliest date held',
+    pattern: '^(\\d{4}-\\d{2}-\\d{2}|\\*)$',
+  }),
+  end_date: Type.String({
+    description: 'YYYY-MM-DD, or * for today',
+    pattern: '^(\\d{4}-\\d{2}-\\d{2}|\\*)$',
+  }),
 });
 
 const rateValue = Type.Number({

@@ -121,7 +121,11 @@ export function sendWebPage(
 
 /** The page's scripts and styles under /assets/, by their hashed names. */
 export function webRoutes(app: FastifyInstance, web: WebPage | null): void {
-  readOnlyEndpoint(app, '/assets/:name', { hide: true }, (request, reply) => {
+  // The names are the route's parameter schema, so that other methods and preflights on a
+  // name that is not one get a 404, as GET does (server-guards.ts).
+  const names = { type: 'string', enum: [...(web?.assets.keys() ?? [])] };
+  const params = { type: 'object', properties: { name: names }, required: ['name'] };
+  readOnlyEndpoint(app, '/assets/:name', { hide: true, params }, (request, reply) => {
     const { name } = request.params as { name: string };
     const file = web?.assets.get(name);
     if (!file) return reply.callNotFound();
