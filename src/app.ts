@@ -34,6 +34,7 @@ import {
   EndpointPaths,
   noEndpointText,
   formatOfQuery,
+  prettyPrintOfQuery,
   type ConnectionLimits,
 } from './http/server-guards.js';
 import { VERSION } from './version.js';
@@ -130,13 +131,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Requests Fastify cannot even route (a malformed percent-escape in the path) get the
     // service's own error body too.
     frameworkErrors: (error, request, reply: FastifyReply) => {
-      const format = requestedFormat(request);
+      const { format, prettyPrint } = requestedStyle(request);
       reply
         .code(error.statusCode ?? 400)
         .header('cache-control', 'no-store')
         .headers(CORS_HEADERS)
         .type(CONTENT_TYPES[format])
-        .send(errorText(format, error.message));
+        .send(errorText(format, error.message, prettyPrint));
     },
   });
   // Schemas document the API; parameters are parsed leniently by src/params (see routes/schemas.ts).
@@ -184,7 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (status >= 500 && !(error instanceof HttpProblem)) request.log.error(error);
     const message =
       status >= 500 && !(error instanceof HttpProblem) ? 'internal error' : error.message;
-    const format = requestedFormat(request);
+    const { format, prettyPrint } = requestedStyle(request);
     // Caching headers may already be set for the answer that failed; an error has none.
     reply.removeHeader('etag');
     reply
@@ -192,10 +193,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .headers(error instanceof HttpProblem ? error.headers : {})
       .header('cache-control', 'no-store')
       .type(CONTENT_TYPES[format])
-      .send(errorText(format, message));
+      .send(errorText(format, message, prettyPrint));
   });
   app.setNotFoundHandler((request, reply) => {
-    const format = requestedFormat(request);
+    const { format, prettyPrint } = requestedStyle(request);
     // Requests from a socket never get here with another method (server-guards.ts answers
     // them first); requests injected in process do.
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method) && endpoints.has(request.url)) {
@@ -204,13 +205,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .header('allow', ALLOWED_METHODS)
         .header('cache-control', 'no-store')
         .type(CONTENT_TYPES[format])
-        .send(errorText(format, `method ${request.method} is not allowed; use GET`));
+        .send(errorText(format, `method ${request.method} is not allowed; use GET`, prettyPrint));
     }
     return reply
       .code(404)
       .header('cache-control', 'no-store')
       .type(CONTENT_TYPES[format])
-      .send(errorText(format, noEndpointText(request.url)));
+      .send(errorText(format, noEndpointText(request.url), prettyPrint));
   });
 
   rateRoutes(app, context);
@@ -243,7 +244,8 @@ function utcToday(): () => string {
   };
 }
 
-/** The format an error body is written in: the request's `format`, if it is one. */
-function requestedFormat(request: FastifyRequest): ErrorFormat {
-  return formatOfQuery(queryStringOf(request));
+/** How an error body is written: in the request's `format`, if it is one, laid out as its `pretty_print` asks. */
+function requestedStyle(request: FastifyRequest): { format: ErrorFormat; prettyPrint: boolean } {
+  const queryString = queryStringOf(request);
+  return { format: formatOfQuery(queryString), prettyPrint: prettyPrintOfQuery(queryString) };
 }

@@ -71,6 +71,17 @@ forEachEngine((engine) => {
         xml.body,
         /<exchangerates>\n  <status>error<\/status>\n  <error>no endpoint at \/v1\/missing; see \/v1\/openapi.json<\/error>\n<\/exchangerates>/,
       );
+      // pretty_print=false lays errors out as it does answers: on one line.
+      const compact = await service.app.inject('/v1/exchangerate/2023-02-29?pretty_print=false');
+      assert.equal(compact.body, '{"status":"error","error":"2023-02-29 is not a calendar date"}');
+      const indented = await service.app.inject('/v1/exchangerate/2023-02-29?pretty_print=no');
+      assert.equal(
+        indented.body,
+        '{\n  "status": "error",\n  "error": "2023-02-29 is not a calendar date"\n}\n',
+      );
+      const compactXml = await service.app.inject('/v1/missing?format=xml&pretty_print=False');
+      assert.match(compactXml.body, /^<\?xml[^>]*\?><exchangerates><status>error<\/status><error>/);
+      assert.doesNotMatch(compactXml.body, /\n/);
     });
 
     test('HEAD answers like GET without a body', async () => {

@@ -16,13 +16,14 @@ export function csvText(
 
 export type ErrorFormat = 'json' | 'csv' | 'xml';
 
-/** `{ status: "error", error }` in the requested format (CONTRACT §8). */
-export function errorText(format: ErrorFormat, message: string): string {
+/** `{ status: "error", error }` in the requested format (CONTRACT §8), laid out as `pretty_print` asks. */
+export function errorText(format: ErrorFormat, message: string, prettyPrint = true): string {
   if (format === 'csv') return csvText(['status', 'error'], [['error', message]]);
   if (format === 'xml') {
-    return `${XML_DECLARATION}\n<exchangerates>\n  <status>error</status>\n  <error>${xmlEscape(message)}</error>\n</exchangerates>\n`;
+    const [newline, indent] = prettyPrint ? ['\n', '  '] : ['', ''];
+    return `${XML_DECLARATION}${newline}<exchangerates>${newline}${indent}<status>error</status>${newline}${indent}<error>${xmlEscape(message)}</error>${newline}</exchangerates>${newline}`;
   }
-  return jsonText({ status: 'error', error: message }, true);
+  return jsonText({ status: 'error', error: message }, prettyPrint);
 }
 
 export interface QueryResultDocument {

@@ -59,6 +59,17 @@ export function formatOfQuery(queryString: string): ErrorFormat {
   return 'json';
 }
 
+/**
+ * Whether an error body is laid out on lines: unless the request's `pretty_print` says false
+ * (any other value keeps the default, as for the answers).
+ */
+export function prettyPrintOfQuery(queryString: string): boolean {
+  for (const [name, value] of new URLSearchParams(queryString)) {
+    if (name.toLowerCase() === 'pretty_print') return value.trim().toLowerCase() !== 'false';
+  }
+  return true;
+}
+
 function queryStringOfUrl(url: string | undefined): string {
   const index = url?.indexOf('?') ?? -1;
   return index < 0 ? '' : url!.slice(index + 1);
@@ -163,13 +174,15 @@ export function createGuardedServer(
         handler(request, response);
         return;
       }
-      const format = formatOfQuery(queryStringOfUrl(request.url));
+      const queryString = queryStringOfUrl(request.url);
+      const format = formatOfQuery(queryString);
       const known = endpoints?.has(request.url ?? '/') ?? true;
       const body = errorText(
         format,
         known
           ? `method ${String(request.method).slice(0, 20)} is not allowed; use GET`
           : noEndpointText(request.url ?? '/'),
+        prettyPrintOfQuery(queryString),
       );
       response.shouldKeepAlive = false;
       response.writeHead(known ? 405 : 404, {
@@ -282,8 +295,9 @@ export function answerClientError(
   }
   const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString('latin1') : '';
   const requestLine = raw.split('\r\n')[0] ?? '';
-  const format = formatOfQuery(queryStringOfUrl(requestLine.split(' ')[1]));
-  const body = errorText(format, message);
+  const queryString = queryStringOfUrl(requestLine.split(' ')[1]);
+  const format = formatOfQuery(queryString);
+  const body = errorText(format, message, prettyPrintOfQuery(queryString));
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status]}\r\n` +
       `content-type: ${CONTENT_TYPES[format]}\r\n` +
