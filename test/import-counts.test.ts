@@ -58,5 +58,39 @@ forEachEngine((engine) => {
     assert.equal(later.added, 1);
     assert.equal(later.completeThrough.size, 0);
     assert.equal((await store.ingestStates()).get('ecb')?.completeThrough, '1999-01-06');
+    // A file going on from the progress with a hole inside it moves it up to the hole only:
+    // the next run fetches the missing dates.
+    const holed = await importFile(
+      store,
+      file(
+        'holed.csv',
+        `${HEADER}ecb,USD,2024-01-16,1.09\necb,USD,1999-01-07,1.1632\necb,USD,1999-01-08,1.1659\necb,USD,2024-01-17,1.0882\n`,
+      ),
+    );
+    assert.deepEqual([...holed.completeThrough], [['ecb', '1999-01-08']]);
+    assert.equal((await store.ingestStates()).get('ecb')?.completeThrough, '1999-01-08');
+  });
+
+  test('month-end rates carry the progress through their months, up to a missing quarter', async () => {
+    const monthEnds = [
+      '2000-01-31',
+      '2000-02-29',
+      '2000-03-31',
+      '2000-04-28',
+      '2000-05-31',
+      '2000-06-30',
+      // July to September missing.
+      '2000-10-31',
+      '2000-11-30',
+    ];
+    const rows = monthEnds.map((date) => `snb,USD,${date}T09:00:00Z,0.6\n`).join('');
+    const imported = await importFile(store, file('snb.csv', `${HEADER}${rows}`));
+    assert.deepEqual([...imported.completeThrough], [['snb', '2000-06-30']]);
+    // Two rows, far apart: the gap between them is a hole whatever the spacing.
+    const sparse = await importFile(
+      store,
+      file('cnb.csv', `${HEADER}cnb,EUR,1991-01-02,35\ncnb,EUR,2025-06-02,24.7\n`),
+    );
+    assert.deepEqual([...sparse.completeThrough], [['cnb', '1991-01-02']]);
   });
 });

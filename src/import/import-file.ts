@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { addDays, utcDateOf } from '../dates.js';
+import { daysBetween, utcDateOf } from '../dates.js';
 import { findSource } from '../sources/registry.js';
 import type { Observation, Store, WriteCounts } from '../store/store.js';
 import { ImportError } from './import-error.js';
@@ -43,9 +43,15 @@ export interface ImportOptions {
 
 /**
  * A file that starts where a source's stored history is complete (or at its first published
- * date) and goes on from there carries that history forward; a file with a hole before it does not.
+ * date) carries that history forward through its dates, up to the first hole in them: a gap
+ * of more than PROGRESS_GAP_DAYS between two dates of a source, or, for a source the file
+ * shows publishing less often (month-end rates), of more than HOLE_SPACINGS times its usual
+ * spacing, and never of more than MAX_PROGRESS_GAP_DAYS. Claiming too little only makes the
+ * next run fetch again; claiming a hole would keep its dates from ever being fetched.
  */
 const PROGRESS_GAP_DAYS = 7;
+const HOLE_SPACINGS = 3;
+const MAX_PROGRESS_GAP_DAYS = 100;
 
 /** Lines longer than this are no rates file (and must not fill the memory). */
 const LIMITS = { maxRecordLength: 64 * 1024, maxFieldLength: 4 * 1024 };
@@ -146,8 +152,8 @@ export async function importFile(
     entryName: input.entryName,
     completeThrough: new Map(),
   };
-  /** First and last UTC date read per source. */
-  const spans = new Map<string, { first: string; last: string }>();
+  /** The UTC dates read per source. */
+  const datesBySource = new Map<string, Set<string>>();
   let rows = 0;
   async function* batches(): AsyncGenerator<Observation[]> {
     const parser = new CsvParser(LIMITS);
@@ -182,20 +188,20 @@ export async function importFile(
   }
   async function* counted(): AsyncGenerator<Observation[]> {
     for await (const batch of batches()) {
-      let span: { first: string; last: string } | undefined;
-      let spanOf = '';
+      let dates: Set<string> | undefined;
+      let datesOf = '';
+      let lastDate = '';
       for (const { source, observationTime } of batch) {
         summary.perSource.set(source, (summary.perSource.get(source) ?? 0) + 1);
-        if (source !== spanOf) {
-          spanOf = source;
-          span = spans.get(source);
+        if (source !== datesOf) {
+          datesOf = source;
+          lastDate = '';
+          dates = datesBySource.get(source);
+          if (!dates) datesBySource.set(source, (dates = new Set()));
         }
+        // Rows come day by day: most repeat the date before them.
         const date = utcDateOf(observationTime);
-        if (!span) {
-          span = { first: date, last: date };
-          spans.set(source, span);
-        } else if (date < span.first) span.first = date;
-        else if (date > span.last) span.last = date;
+        if (date !== lastDate) dates!.add((lastDate = date));
       }
       rows += batch.length;
       yield batch;
@@ -214,28 +220,30 @@ export async function importFile(
     }
     throw error;
   }
-  await recordProgress(store, spans, summary.completeThrough);
+  await recordProgress(store, datesBySource, summary.completeThrough);
   return summary;
 }
 
-/** Carries each source's ingest state forward through the dates the file covered without a gap. */
+/** Carries each source's ingest state forward through the dates the file covered without a hole. */
 async function recordProgress(
   store: Store,
-  spans: ReadonlyMap<string, { first: string; last: string }>,
+  datesBySource: ReadonlyMap<string, ReadonlySet<string>>,
   advanced: Map<string, string>,
 ): Promise<void> {
-  if (spans.size === 0) return;
+  if (datesBySource.size === 0) return;
   const states = await store.ingestStates();
   const today = utcDateOf(new Date());
-  for (const [key, span] of spans) {
+  for (const [key, dates] of datesBySource) {
     const source = findSource(key);
     if (!source) continue;
     const state = states.get(key);
-    const resumeFrom = state?.completeThrough ?? source.historyStart;
-    if (span.first > addDays(resumeFrom, PROGRESS_GAP_DAYS)) continue;
     // Dates to come are no history yet: the next run still asks for them.
-    const through = span.last < today ? span.last : today;
-    if (state?.completeThrough != null && through <= state.completeThrough) continue;
+    const through = continuousThrough(
+      [...dates].sort(),
+      state?.completeThrough ?? source.historyStart,
+      today,
+    );
+    if (through === undefined) continue;
     await store.saveIngestState({
       source: key,
       lastAttempt: state?.lastAttempt ?? null,
@@ -247,6 +255,35 @@ async function recordProgress(
     });
     advanced.set(key, through);
   }
+}
+
+/**
+ * The last of `days` (sorted) reached from `from` without a hole (see PROGRESS_GAP_DAYS), at
+ * most `today`; undefined when the days reach nothing past `from`.
+ */
+export function continuousThrough(
+  days: readonly string[],
+  from: string,
+  today: string,
+): string | undefined {
+  const hole = holeDays(days);
+  let reached = from;
+  for (const day of days) {
+    if (day <= reached) continue;
+    if (day > today || daysBetween(reached, day) > hole) break;
+    reached = day;
+  }
+  return reached > from ? reached : undefined;
+}
+
+/** The gap between two dates of a source that counts as a hole in them (see PROGRESS_GAP_DAYS). */
+function holeDays(days: readonly string[]): number {
+  const gaps: number[] = [];
+  for (let index = 1; index < days.length; index++)
+    gaps.push(daysBetween(days[index - 1]!, days[index]!));
+  gaps.sort((a, b) => a - b);
+  const usual = gaps.length > 0 ? gaps[Math.floor(gaps.length / 2)]! : 1;
+  return Math.min(MAX_PROGRESS_GAP_DAYS, Math.max(PROGRESS_GAP_DAYS, HOLE_SPACINGS * usual));
 }
 
 function isDiskFull(error: unknown): boolean {
