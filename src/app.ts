@@ -125,7 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ),
     // Fastify's two lines per request (logged at debug, see logging.ts) cost time on every
     // request even when nothing prints them: they are made only when debug is on.
-    logController: new LogController({ disableRequestLogging: !requestLogging }),
+    logController: new AnswerLogController({ disableRequestLogging: !requestLogging }),
     clientErrorHandler: answerClientError,
     return503OnClosing: true,
     // Requests Fastify cannot even route (a malformed percent-escape in the path) get the
@@ -223,6 +223,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   metaRoutes(app, VERSION, web);
   docsRoutes(app, VERSION);
   return app;
+}
+
+/**
+ * Request lines only at debug; but an answer cut after its headers were sent (its statement
+ * failed part way through the rows) is logged as the error it is, at every level: its client saw
+ * only a connection that ended early.
+ */
+class AnswerLogController extends LogController {
+  override streamError(error: Error, request: FastifyRequest, reply: FastifyReply): void {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      super.streamError(error, request, reply);
+      return;
+    }
+    reply.log.error(
+      { err: error },
+      `${request.method} ${request.url}: the answer was cut after its headers were sent: ${error.message}`,
+    );
+  }
 }
 
 function logsAtDebug(logger: AppOptions['logger']): boolean {

@@ -12,9 +12,11 @@ export interface CopyReport {
 
 /**
  * Copies every observation and the ingest state of `from` into `to`, in batches of idempotent
- * upserts (a copy that was interrupted is resumed by running it again), then checks that the
- * target holds at least as many observations per source as the origin. Rates are the stored
- * doubles themselves, so the copy is bit for bit.
+ * upserts (a copy that was interrupted is resumed by running it again). It checks that it read
+ * as many observations per source as the origin held when it started (observations are never
+ * deleted), and that the target holds at least as many, before it copies the ingest state: a
+ * target left short never says a publisher's dates are complete. Rates are the stored doubles
+ * themselves, so the copy is bit for bit.
  */
 export async function copyStore(
   from: Store,
@@ -32,6 +34,7 @@ export async function copyStore(
     batch = [];
     progress(copied, stored);
   };
+  const held = await countsPerSource(from);
   for await (const rows of from.streamRows(
     'SELECT source, symbol, observation_time, rate FROM observations',
   )) {
@@ -48,18 +51,29 @@ export async function copyStore(
     if (batch.length >= BATCH) await flush();
   }
   await flush();
-  for (const state of (await from.ingestStates()).values()) await to.saveIngestState(state);
-  const target = new Map<string, number>();
-  for await (const rows of to.streamRows(
-    'SELECT source, count(*) AS n FROM observations GROUP BY source',
-  )) {
-    for (const [source, count] of rows) target.set(source as string, Number(count));
+  const unread = [...held].filter(([source, count]) => (perSource.get(source) ?? 0) < count);
+  if (unread.length > 0) {
+    throw new Error(
+      `verification failed: read ${unread.map(([source, count]) => `${perSource.get(source) ?? 0} of ${source}'s ${count}`).join(', ')} observations from the origin`,
+    );
   }
+  const target = await countsPerSource(to);
   const short = [...perSource].filter(([source, count]) => (target.get(source) ?? 0) < count);
   if (short.length > 0) {
     throw new Error(
       `verification failed: ${short.map(([source, count]) => `${source} has ${target.get(source) ?? 0} of ${count}`).join(', ')}`,
     );
   }
+  for (const state of (await from.ingestStates()).values()) await to.saveIngestState(state);
   return { perSource, stored };
+}
+
+async function countsPerSource(store: Store): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for await (const rows of store.streamRows(
+    'SELECT source, count(*) AS n FROM observations GROUP BY source',
+  )) {
+    for (const [source, count] of rows) counts.set(source as string, Number(count));
+  }
+  return counts;
 }

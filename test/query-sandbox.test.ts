@@ -338,3 +338,53 @@ forEachEngine((engine) => {
     });
   });
 });
+
+forEachEngine((engine) => {
+  describe('query endpoint: a statement that fails after its first rows', () => {
+    let service: TestService;
+    before(async () => {
+      service = await startService({ query: { timeoutMs: 20_000, maxRows: 200_000 } }, { engine });
+      await service.store.startSandbox();
+    });
+    after(() => service.close());
+
+    // The engine computes and sends tens of thousands of rows before it reaches row 99,991.
+    const late = (value: string): string => `CASE WHEN g > 99990 THEN ${value} ELSE '1' END`;
+    const failing: [string, string, RegExp][] = [
+      [
+        'a value that does not convert, in a column of numbers',
+        `SELECT g, CAST(${late("'x'")} AS INTEGER) AS n FROM generate_series(1, 100000) AS s(g)`,
+        /convert string 'x'|invalid input syntax for type integer: "x"/,
+      ],
+      [
+        'a value that does not convert, beside a column of text',
+        `SELECT g, CAST(${late("'x'")} AS INTEGER) AS n, 'text' AS t FROM generate_series(1, 100000) AS s(g)`,
+        /convert string 'x'|invalid input syntax for type integer: "x"/,
+      ],
+    ];
+    for (const [name, sql, reason] of failing) {
+      test(`is an error answer with the engine's reason, never its first rows: ${name}`, async () => {
+        let answer = await getJson(service.app, query(sql));
+        for (let tries = 0; answer.status === 503 && tries < 40; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          answer = await getJson(service.app, query(sql));
+        }
+        assert.equal(answer.status, 400, JSON.stringify(answer.body).slice(0, 300));
+        assert.equal(answer.body.rows, undefined);
+        assert.match(answer.body.error, reason);
+      });
+    }
+
+    test('DuckDB: a value over the size cap on a late row is refused as such', async (t) => {
+      if (engine !== 'duckdb') return t.skip('the cap on single values is the DuckDB sandbox’s');
+      const { status, body } = await getJson(
+        service.app,
+        query(
+          `SELECT g, ${late(`repeat('x', ${1024 * 1024 + 1})`)} AS t FROM generate_series(1, 100000) AS s(g)`,
+        ),
+      );
+      assert.equal(status, 400, JSON.stringify(body).slice(0, 300));
+      assert.match(body.error, /a value in column 2 is longer than 1048576 bytes/);
+    });
+  });
+});

@@ -93,6 +93,23 @@ export function storeContract(
       assert.deepEqual(await store.readColumns(`${sql} LIMIT 0`), []);
     });
 
+    test('a statement that fails after its first batches fails its reader with the reason, streamed or read whole', async () => {
+      // The engine has computed and handed over tens of thousands of rows when row 99,991 fails.
+      const sql = `SELECT g, CAST(CASE WHEN g > 99990 THEN 'x' ELSE '1' END AS INTEGER) AS n
+        FROM generate_series(1, 100000) AS s(g)`;
+      const reason = /convert string 'x'|invalid input syntax for type integer: "x"/;
+      const drain = async (batches: AsyncIterable<unknown>): Promise<void> => {
+        for await (const batch of batches) assert.ok(batch);
+      };
+      await assert.rejects(drain(store.streamRows(sql)), reason);
+      await assert.rejects(drain(store.streamColumns(sql)), reason);
+      await assert.rejects(store.readColumns(sql), reason);
+      // Its connection serves the next statement.
+      assert.deepEqual(await store.readColumns('SELECT 1 AS one'), [
+        { rowCount: 1, columns: [[1]] },
+      ]);
+    });
+
     test('ingest states are stored per source and replaced whole', async () => {
       const state = {
         source: 'ecb',

@@ -34,6 +34,7 @@ import { CatalogCache, catalogOf } from '../catalog.js';
 import { MIGRATIONS, OBSERVATIONS_BY_TIME } from './migrations.js';
 import { DuckDBSandbox } from './sandbox.js';
 import { SnapshotWriter } from './snapshot.js';
+import { streamFailed, streamFailure } from './streams.js';
 import { chunkColumns, chunkRows, instantOf, valueReader } from './values.js';
 
 export interface DuckDBStoreOptions extends StoreOptions {
@@ -323,7 +324,10 @@ export class DuckDBStore implements Store {
       for (;;) {
         const chunk = await next;
         next = undefined;
-        if (!chunk || chunk.rowCount === 0) break;
+        if (!chunk || chunk.rowCount === 0) {
+          if (streamFailed(result)) throw await streamFailure(connection, sql);
+          break;
+        }
         next = this.guarded(() => result.fetchChunk());
         yield chunk;
       }

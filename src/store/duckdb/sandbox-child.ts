@@ -9,10 +9,10 @@ import {
   DuckDBTypeId,
   StatementType,
   type DuckDBConnection,
-  type DuckDBPreparedStatement,
 } from '@duckdb/node-api';
 import type { SqlValue } from '../store.js';
 import { REFUSED_TYPES, disallowedReferences } from './sql-allow-list.js';
+import { streamFailed, streamFailure } from './streams.js';
 import { chunkRows, valueReader } from './values.js';
 
 export interface ChildSettings {
@@ -143,14 +143,21 @@ async function run(request: SandboxRequest): Promise<SandboxReply> {
         message: `column ${columns[refused]} is of type ${DuckDBTypeId[types[refused]!]}, which the query endpoint does not return: cast it to DOUBLE or VARCHAR`,
       };
     }
-    const result = await boundedResult(connection, prepared, request, types);
+    const statement = await boundedStatement(connection, request, types);
+    const result = await (statement ? connection.stream(statement) : prepared.stream());
     const read = valueReader();
     const rows: SqlValue[][] = [];
     let bytes = 0;
     let cut: 'rows' | 'bytes' | null = null;
     reading: for (;;) {
       const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
+      if (!chunk || chunk.rowCount === 0) {
+        if (streamFailed(result)) {
+          const failed = statement ?? (await printedBack(connection, request.sql));
+          throw await streamFailure(connection, failed);
+        }
+        break;
+      }
       for (const row of chunkRows(chunk, read)) {
         if (rows.length === request.maxRows) {
           cut = 'rows';
@@ -180,35 +187,38 @@ async function refusalOf(connection: DuckDBConnection, sql: string): Promise<str
 }
 
 /**
- * The statement's result, with every text and nested value checked against the value cap
- * inside the engine (and nested values turned into text there), so that no oversized value is
- * ever converted in JavaScript. Statements whose columns are all numbers, dates and the like
- * run as they are.
+ * The statement to run in place of the one asked for, with every text and nested value checked
+ * against the value cap inside the engine (and nested values turned into text there), so that
+ * no oversized value is ever converted in JavaScript; undefined when its columns are all
+ * numbers, dates and the like, and it runs as it is.
  */
-async function boundedResult(
+async function boundedStatement(
   connection: DuckDBConnection,
-  prepared: DuckDBPreparedStatement,
   request: SandboxRequest,
   types: DuckDBTypeId[],
-) {
+): Promise<string | undefined> {
   const capped = types.map((type) => type === DuckDBTypeId.VARCHAR || AS_TEXT.has(type));
-  if (!capped.includes(true)) return prepared.stream();
-  // The checked statement, printed back from its parse tree: no trailing comment or semicolon
-  // can break the query around it.
-  const reader = await connection.runAndReadAll(
-    'SELECT json_deserialize_sql(json_serialize_sql(CAST($1 AS VARCHAR)))',
-    [request.sql],
-  );
-  const inner = String(reader.getRows()[0]![0]);
+  if (!capped.includes(true)) return undefined;
+  const inner = await printedBack(connection, request.sql);
   const names = types.map((_, index) => `c${index}`);
   const select = types.map((type, index) => {
     if (!capped[index]) return names[index];
     const text = type === DuckDBTypeId.VARCHAR ? names[index] : `CAST(${names[index]} AS VARCHAR)`;
     return `CASE WHEN strlen(${text}) > ${request.maxValueBytes} THEN error('a value in column ${index + 1} is longer than ${request.maxValueBytes} bytes') ELSE ${text} END`;
   });
-  return connection.stream(
-    `SELECT ${select.join(', ')} FROM (\n${inner}\n) AS q(${names.join(', ')})`,
+  return `SELECT ${select.join(', ')} FROM (\n${inner}\n) AS q(${names.join(', ')})`;
+}
+
+/**
+ * The checked statement, printed back from its parse tree: no trailing comment or semicolon
+ * can break a query around it.
+ */
+async function printedBack(connection: DuckDBConnection, sql: string): Promise<string> {
+  const reader = await connection.runAndReadAll(
+    'SELECT json_deserialize_sql(json_serialize_sql(CAST($1 AS VARCHAR)))',
+    [sql],
   );
+  return String(reader.getRows()[0]![0]);
 }
 
 /** About the bytes a row makes in a response. */
