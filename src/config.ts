@@ -114,6 +114,7 @@ export function asksForHelp(command: string, args: string[]): boolean {
  */
 export function serveConfig(args: string[], env: Env, terminal = false): ServeConfig {
   const { values, positionals } = parse(args, COMMAND_OPTIONS.serve);
+  checkOrigins(env);
   if (positionals.length > 0)
     throw new UsageError(`serve takes no arguments, got '${positionals[0]}'`);
   return {
@@ -162,10 +163,12 @@ export function serveConfig(args: string[], env: Env, terminal = false): ServeCo
         1,
         64,
       ),
+      // A sandbox process (Node with the engine) needs about 160-200 MB to start and run.
       memoryBytes: sizeSetting(
         'FXRATES_QUERY_MEMORY',
         env.FXRATES_QUERY_MEMORY,
         DEFAULT_SANDBOX_SETTINGS.memoryBytes,
+        256,
       ),
     },
     queryDb: env.FXRATES_QUERY_DB?.trim() || undefined,
@@ -222,6 +225,30 @@ function registeredKey(key: string, setting?: string): string {
   return source.key;
 }
 
+const ORIGIN_PREFIX = 'FXRATES_ORIGIN_';
+
+/**
+ * Every `FXRATES_ORIGIN_<KEY>` names a registered source and holds an http(s) URL: a misspelt
+ * key or a host without its scheme is said at start, not found out as requests that go nowhere.
+ */
+function checkOrigins(env: Env): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(ORIGIN_PREFIX) || !value) continue;
+    registeredKey(name.slice(ORIGIN_PREFIX.length).toLowerCase(), name);
+    let url: URL | undefined;
+    try {
+      url = new URL(value);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new UsageError(
+        `${name} '${clip(value)}' is not an http:// or https:// URL, such as http://127.0.0.1:9000`,
+      );
+    }
+  }
+}
+
 /** The usage mistake of naming a source that is not registered: the valid keys follow. */
 export function unknownSourceError(key: string, setting?: string): UsageError {
   return new UsageError(
@@ -240,6 +267,7 @@ export function ingestConfig(
   today = new Date().toISOString().slice(0, 10),
 ): IngestConfig {
   const { values, positionals } = parse(args, COMMAND_OPTIONS.ingest);
+  checkOrigins(env);
   const sources = positionals.map((key) => registeredKey(key));
   for (const [name, value] of [
     ['--from', values.from],
@@ -358,14 +386,21 @@ const SIZE_UNITS: Record<string, number> = {
 };
 
 /** A size such as 512MB or 1GiB, in bytes (64 MiB at least: a sandbox cannot start with less). */
-function sizeSetting(name: string, value: string | undefined, fallback: number): number {
+function sizeSetting(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  minimumMiB = 64,
+): number {
   if (value === undefined || value.trim() === '') return fallback;
   const match = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(value.trim());
   const bytes = match
     ? Number(match[1]) * (SIZE_UNITS[match[2]!.toLowerCase()] ?? Number.NaN)
     : Number.NaN;
-  if (!(bytes >= 64 * 1024 ** 2)) {
-    throw new UsageError(`${name} '${value}' is not a size of 64MiB or more, such as 512MB or 2GB`);
+  if (!(bytes >= minimumMiB * 1024 ** 2)) {
+    throw new UsageError(
+      `${name} '${value}' is not a size of ${minimumMiB}MiB or more, such as 512MB or 2GB`,
+    );
   }
   return Math.floor(bytes);
 }

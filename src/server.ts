@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { buildApp } from './app.js';
 import { engineOptions, type ServeConfig } from './config.js';
 import { IngestScheduler } from './ingest/scheduler.js';
@@ -12,6 +13,8 @@ import { openServiceStore } from './service-store.js';
  * SIGINT: no new connections, in-flight requests finish, then the database closes cleanly.
  */
 export async function serve(config: ServeConfig): Promise<void> {
+  // A port in use or a host of another machine is said before the database is created.
+  await canListen(config);
   // The store is opened before the app exists, but reports through the app's logger.
   const service: { app?: Awaited<ReturnType<typeof buildApp>> } = {};
   const store = await openServiceStore(config.db, {
@@ -139,6 +142,21 @@ async function holdings(store: Store): Promise<string> {
 }
 
 /** The usual reasons a port cannot be listened on, said plainly. */
+/** Binds the address and lets it go at once, so that a bad one fails before anything is done. */
+async function canListen(config: ServeConfig): Promise<void> {
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ port: config.port, host: config.host, exclusive: true }, resolve);
+    });
+  } catch (error) {
+    throw listenProblem(error, config);
+  } finally {
+    await new Promise((resolve) => probe.close(resolve));
+  }
+}
+
 function listenProblem(error: unknown, config: ServeConfig): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `port ${config.port} on ${config.host}`;

@@ -296,6 +296,46 @@ describe('a CLI that explains itself', () => {
     assert.equal(serveConfig([], { FXRATES_MEMORY_LIMIT: '64MiB' }).memoryLimit, '64MiB');
   });
 
+  test('FXRATES_QUERY_MEMORY below 256 MiB, where a sandbox process cannot start, is one line, exit 2', () => {
+    for (const value of ['64MiB', '100MB', '255MiB']) {
+      assert.throws(
+        () => serveConfig([], { FXRATES_QUERY_MEMORY: value }),
+        (error) =>
+          error instanceof UsageError &&
+          error.message ===
+            `FXRATES_QUERY_MEMORY '${value}' is not a size of 256MiB or more, such as 512MB or 2GB`,
+      );
+    }
+    assert.equal(
+      serveConfig([], { FXRATES_QUERY_MEMORY: '256MiB' }).sandbox.memoryBytes,
+      256 * 1024 ** 2,
+    );
+  });
+
+  test('an origin override for no source, or without http(s)://, is one line, exit 2', async () => {
+    const misspelt = await fxrates(['ingest', 'ecb', '--db', db], {
+      FXRATES_ORIGIN_ECBB: 'http://127.0.0.1:9000',
+    });
+    assert.equal(misspelt.code, 2);
+    assert.match(
+      misspelt.stderr,
+      /^fxrates: FXRATES_ORIGIN_ECBB: unknown source 'ecbb'; the sources are amcm, /,
+    );
+    for (const value of ['127.0.0.1:9000', 'localhost:9000', 'ftp://127.0.0.1', 'not a url']) {
+      assert.throws(
+        () => serveConfig([], { FXRATES_ORIGIN_FLOAT_RATES: value }),
+        (error) =>
+          error instanceof UsageError &&
+          error.message ===
+            `FXRATES_ORIGIN_FLOAT_RATES '${value}' is not an http:// or https:// URL, such as http://127.0.0.1:9000`,
+      );
+    }
+    assert.equal(
+      serveConfig([], { FXRATES_ORIGIN_FLOAT_RATES: 'https://127.0.0.1:9000' }).port,
+      8080,
+    );
+  });
+
   test('an unknown source lists the valid keys, exit 2', async () => {
     const result = await fxrates(['ingest', 'ecbb', '--db', db]);
     assert.equal(result.code, 2);
@@ -322,20 +362,31 @@ describe('a CLI that explains itself', () => {
     );
   });
 
-  test('a port in use is one clear line, exit 1', async () => {
+  test('a port in use, a host of another machine: one clear line, exit 1, no database made', async () => {
     const holder = createTcpServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const { port } = holder.address() as AddressInfo;
     try {
-      const result = await fxrates(
-        ['serve', '--port', String(port), '--db', join(dir, 'serve.duckdb'), '--no-ingest'],
-        { LOG_LEVEL: 'silent' },
-      );
+      const db = join(dir, 'serve.duckdb');
+      const result = await fxrates(['serve', '--port', String(port), '--db', db, '--no-ingest'], {
+        LOG_LEVEL: 'silent',
+      });
       assert.equal(result.code, 1);
       assert.equal(
         result.stderr,
         `fxrates: port ${port} on 127.0.0.1 is already in use (another fxrates serve?): stop it, or choose another port with --port or PORT\n`,
       );
+      assert.equal(existsSync(db), false, 'no database made for a service that cannot listen');
+      const elsewhere = await fxrates(
+        ['serve', '--host', '192.0.2.1', '--port', String(port), '--db', db, '--no-ingest'],
+        { LOG_LEVEL: 'silent' },
+      );
+      assert.equal(elsewhere.code, 1);
+      assert.equal(
+        elsewhere.stderr,
+        'fxrates: host 192.0.2.1 is no address of this machine: check --host or HOST\n',
+      );
+      assert.equal(existsSync(db), false);
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
@@ -372,6 +423,51 @@ describe('a CLI that explains itself', () => {
       `fxrates: DuckDB ${other} holds tables, but no fxrates database\n`,
     );
     assert.deepEqual(readFileSync(other), bytes);
+  });
+
+  test('copy from a damaged DuckDB file fails with the engine’s reason and is never verified, nor its ingest state copied', async () => {
+    const from = join(dir, 'damaged.duckdb');
+    const source = await openServiceStore(from);
+    const day = 86_400_000;
+    const rows = Array.from({ length: 200_000 }, (_, index) =>
+      observation(
+        'ecb',
+        `C${index % 10}`,
+        new Date(Date.UTC(2000, 0, 3, 15) + Math.floor(index / 10) * day).toISOString(),
+        1 + index / 1e6,
+      ),
+    );
+    await source.writeObservations(rows);
+    await source.saveIngestState({
+      source: 'ecb',
+      lastAttempt: new Date('2024-06-01T16:00:00Z'),
+      lastSuccess: new Date('2024-06-01T16:00:00Z'),
+      lastError: null,
+      completeThrough: '2024-06-01',
+      lastRunStored: rows.length,
+      lastRunDropped: 0,
+    });
+    await source.close();
+    // One block of the observations' data, past the first rows read, overwritten: its checksum
+    // no longer matches (the engine reads the rows before it first).
+    const blockSize = 262_144;
+    const bytes = readFileSync(from);
+    bytes.fill(0xab, 12_288 + 2 * blockSize, 12_288 + 2 * blockSize + 512);
+    writeFileSync(from, bytes);
+    const to = join(dir, 'from-damaged.duckdb');
+    const result = await fxrates(['copy', '--from', from, '--to', to]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.doesNotMatch(result.stdout, /copy verified/);
+    assert.match(result.stderr, /^fxrates: .*Corrupt database file/);
+    if (existsSync(to)) {
+      const target = await openServiceStore(to);
+      try {
+        const state = (await target.ingestStates()).get('ecb');
+        assert.equal(state?.completeThrough ?? null, null, 'no dates said complete in the target');
+      } finally {
+        await target.close();
+      }
+    }
   });
 
   describe('fxrates import', () => {

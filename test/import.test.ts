@@ -211,5 +211,10 @@ describe('fxrates import', () => {
       () => parseImport('Date,USD,JPY,\n2024-01-12,1.0942,\n2024-01-15,1.0945,159.67,\n'),
       /line 2: 3 fields, but the header names 4/,
     );
+    // A currency named twice would have one of its two figures of each day stored, unseen.
+    assert.throws(
+      () => parseImport('Date,USD,JPY,USD,\n2024-01-15,1.0945,159.67,1.2,\n'),
+      /line 1: USD is named twice in the header/,
+    );
   });
 });

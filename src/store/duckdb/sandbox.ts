@@ -47,6 +47,7 @@ export class DuckDBSandbox {
   private readonly launcher: string[];
   private nextId = 1;
   private closed = false;
+  private lastStartFailure = '';
 
   constructor(private readonly options: DuckDBSandboxOptions) {
     this.launcher = launcherPrefix(options);
@@ -97,6 +98,13 @@ export class DuckDBSandbox {
       // Nothing of the service's environment (database location, API keys) reaches the sandbox.
       env: {},
     });
+  }
+
+  /** Said once per reason: a sandbox that cannot start is retried with a growing pause. */
+  startFailed(message: string): void {
+    if (message === this.lastStartFailure) return;
+    this.lastStartFailure = message;
+    this.options.warn?.(message);
   }
 
   get cpuSeconds(): number {
@@ -204,12 +212,13 @@ class Slot {
           resolve(child);
         }
       };
-      const onEarlyExit = (): void =>
-        reject(
-          new SandboxUnavailable(
-            `the query sandbox could not start${this.stderr ? `: ${lastLine(this.stderr)}` : ''}`,
-          ),
-        );
+      const onEarlyExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+        const how = signal ? `signal ${signal}` : `exit code ${code}`;
+        const detail = firstProblemLine(this.stderr);
+        const message = `the query sandbox could not start (${how}${detail ? `: ${detail}` : ''})`;
+        this.sandbox.startFailed(`${message}; is FXRATES_QUERY_MEMORY large enough?`);
+        reject(new SandboxUnavailable(message));
+      };
       child.on('message', onReady);
       child.once('exit', onEarlyExit);
     });
@@ -338,6 +347,17 @@ function launcherPrefix(options: DuckDBSandboxOptions): string[] {
     '--nofile=256',
     '--',
   ];
+}
+
+/**
+ * The line of a process's error output that says what went wrong (an out-of-memory report, an
+ * error), rather than the native stack printed after it; else its last line.
+ */
+function firstProblemLine(text: string): string {
+  const problem = text
+    .split('\n')
+    .find((line) => /error|fatal|out of memory|bad_alloc|cannot|failed/i.test(line));
+  return problem?.trim().slice(0, 300) ?? lastLine(text);
 }
 
 function lastLine(text: string): string {
