@@ -163,7 +163,7 @@ export function serveConfig(args: string[], env: Env, terminal = false): ServeCo
         1,
         64,
       ),
-      // A sandbox process (Node with the engine) needs about 160-200 MB to start and run.
+      // A sandbox process (Node with the engine) needs about 200 MB to start and run.
       memoryBytes: sizeSetting(
         'FXRATES_QUERY_MEMORY',
         env.FXRATES_QUERY_MEMORY,
@@ -228,13 +228,18 @@ function registeredKey(key: string, setting?: string): string {
 const ORIGIN_PREFIX = 'FXRATES_ORIGIN_';
 
 /**
- * Every `FXRATES_ORIGIN_<KEY>` names a registered source and holds an http(s) URL: a misspelt
- * key or a host without its scheme is said at start, not found out as requests that go nowhere.
+ * Every `FXRATES_ORIGIN_<KEY>` names a registered source in upper case and holds an http(s)
+ * origin (scheme, host and port): a misspelt key, or a value that would be read otherwise than
+ * written, is said at start, not found out as requests that go elsewhere or nowhere.
  */
 function checkOrigins(env: Env): void {
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith(ORIGIN_PREFIX) || !value) continue;
-    registeredKey(name.slice(ORIGIN_PREFIX.length).toLowerCase(), name);
+    const written = name.slice(ORIGIN_PREFIX.length);
+    const key = registeredKey(written.toLowerCase(), name);
+    if (written !== key.toUpperCase()) {
+      throw new UsageError(`${name}: write it ${ORIGIN_PREFIX}${key.toUpperCase()}, in upper case`);
+    }
     let url: URL | undefined;
     try {
       url = new URL(value);
@@ -244,6 +249,11 @@ function checkOrigins(env: Env): void {
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
       throw new UsageError(
         `${name} '${clip(value)}' is not an http:// or https:// URL, such as http://127.0.0.1:9000`,
+      );
+    }
+    if (`${url.origin}/` !== url.href) {
+      throw new UsageError(
+        `${name} '${clip(value)}' replaces scheme, host and port only: leave out its path, query and user`,
       );
     }
   }
@@ -385,7 +395,7 @@ const SIZE_UNITS: Record<string, number> = {
   tib: 1024 ** 4,
 };
 
-/** A size such as 512MB or 1GiB, in bytes (64 MiB at least: a sandbox cannot start with less). */
+/** A size such as 512MB or 1GiB, in bytes, of at least `minimumMiB`. */
 function sizeSetting(
   name: string,
   value: string | undefined,

@@ -34,6 +34,9 @@ export async function copyStore(
     batch = [];
     progress(copied, stored);
   };
+  // Read before the observations: ingestion saves a state after the rows it covers, so this one
+  // claims no rows the stream below does not see.
+  const states = await from.ingestStates();
   const held = await countsPerSource(from);
   for await (const rows of from.streamRows(
     'SELECT source, symbol, observation_time, rate FROM observations',
@@ -64,7 +67,7 @@ export async function copyStore(
       `verification failed: ${short.map(([source, count]) => `${source} has ${target.get(source) ?? 0} of ${count}`).join(', ')}`,
     );
   }
-  for (const state of (await from.ingestStates()).values()) await to.saveIngestState(state);
+  for (const state of states.values()) await to.saveIngestState(state);
   return { perSource, stored };
 }
 

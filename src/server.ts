@@ -141,7 +141,6 @@ async function holdings(store: Store): Promise<string> {
   return `${observations} observations from ${sources} ${sources === 1 ? 'source' : 'sources'}, ${first} to ${last}`;
 }
 
-/** The usual reasons a port cannot be listened on, said plainly. */
 /** Binds the address and lets it go at once, so that a bad one fails before anything is done. */
 async function canListen(config: ServeConfig): Promise<void> {
   const probe = createServer();
@@ -157,6 +156,7 @@ async function canListen(config: ServeConfig): Promise<void> {
   }
 }
 
+/** The usual reasons a port cannot be listened on, said plainly. */
 function listenProblem(error: unknown, config: ServeConfig): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `port ${config.port} on ${config.host}`;

@@ -11,7 +11,7 @@ import {
 import { createServer as createTcpServer } from 'node:net';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
@@ -330,10 +330,25 @@ describe('a CLI that explains itself', () => {
             `FXRATES_ORIGIN_FLOAT_RATES '${value}' is not an http:// or https:// URL, such as http://127.0.0.1:9000`,
       );
     }
-    assert.equal(
-      serveConfig([], { FXRATES_ORIGIN_FLOAT_RATES: 'https://127.0.0.1:9000' }).port,
-      8080,
+    // Read only in upper case, and only as scheme, host and port.
+    assert.throws(
+      () => serveConfig([], { FXRATES_ORIGIN_ecb: 'http://127.0.0.1:9000' }),
+      (error) =>
+        error instanceof UsageError &&
+        error.message === 'FXRATES_ORIGIN_ecb: write it FXRATES_ORIGIN_ECB, in upper case',
     );
+    for (const value of ['http://127.0.0.1:9000/mirror/ecb', 'http://user:secret@127.0.0.1:9000']) {
+      assert.throws(
+        () => serveConfig([], { FXRATES_ORIGIN_ECB: value }),
+        (error) =>
+          error instanceof UsageError &&
+          error.message ===
+            `FXRATES_ORIGIN_ECB '${value}' replaces scheme, host and port only: leave out its path, query and user`,
+      );
+    }
+    for (const value of ['https://127.0.0.1:9000', 'http://127.0.0.1:9000/']) {
+      assert.equal(serveConfig([], { FXRATES_ORIGIN_FLOAT_RATES: value }).port, 8080);
+    }
   });
 
   test('an unknown source lists the valid keys, exit 2', async () => {
@@ -377,14 +392,19 @@ describe('a CLI that explains itself', () => {
         `fxrates: port ${port} on 127.0.0.1 is already in use (another fxrates serve?): stop it, or choose another port with --port or PORT\n`,
       );
       assert.equal(existsSync(db), false, 'no database made for a service that cannot listen');
+      // An address of the documentation ranges that this machine does not have.
+      const local = new Set(
+        Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
+      );
+      const host = ['192.0.2.201', '198.51.100.201', '203.0.113.201'].find((a) => !local.has(a))!;
       const elsewhere = await fxrates(
-        ['serve', '--host', '192.0.2.1', '--port', String(port), '--db', db, '--no-ingest'],
+        ['serve', '--host', host, '--port', String(port), '--db', db, '--no-ingest'],
         { LOG_LEVEL: 'silent' },
       );
       assert.equal(elsewhere.code, 1);
       assert.equal(
         elsewhere.stderr,
-        'fxrates: host 192.0.2.1 is no address of this machine: check --host or HOST\n',
+        `fxrates: host ${host} is no address of this machine: check --host or HOST\n`,
       );
       assert.equal(existsSync(db), false);
     } finally {

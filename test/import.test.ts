@@ -214,7 +214,7 @@ describe('fxrates import', () => {
     // A currency named twice would have one of its two figures of each day stored, unseen.
     assert.throws(
       () => parseImport('Date,USD,JPY,USD,\n2024-01-15,1.0945,159.67,1.2,\n'),
-      /line 1: USD is named twice in the header/,
+      /line 1: 'USD' is named twice in the header/,
     );
   });
 });

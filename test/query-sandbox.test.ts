@@ -357,6 +357,11 @@ forEachEngine((engine) => {
         /convert string 'x'|invalid input syntax for type integer: "x"/,
       ],
       [
+        'a value that does not convert, beside a column named q',
+        `SELECT g AS q, CAST(${late("'x'")} AS INTEGER) AS n FROM generate_series(1, 100000) AS s(g)`,
+        /convert string 'x'|invalid input syntax for type integer: "x"/,
+      ],
+      [
         'a value that does not convert, beside a column of text',
         `SELECT g, CAST(${late("'x'")} AS INTEGER) AS n, 'text' AS t FROM generate_series(1, 100000) AS s(g)`,
         /convert string 'x'|invalid input syntax for type integer: "x"/,

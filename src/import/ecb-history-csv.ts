@@ -27,11 +27,10 @@ export function ecbHistoryRowReader(
     throw new CsvSyntaxError(1, `'${clip(unknown)}' in the header is not a currency code`);
   }
   // Two columns of one currency would give each day two figures for it, and keep one of them.
-  const repeated = symbols.slice(1).find((symbol, index) => {
-    return symbol !== '' && symbols.indexOf(symbol, 1) !== index + 1;
-  });
-  if (repeated !== undefined) {
-    throw new CsvSyntaxError(1, `${repeated} is named twice in the header`);
+  const named = new Set<string>();
+  for (const symbol of symbols.slice(1)) {
+    if (named.has(symbol)) throw new CsvSyntaxError(1, `'${symbol}' is named twice in the header`);
+    if (symbol !== '') named.add(symbol);
   }
   return ({ line, fields }, into) => {
     const date = fields[0]?.trim() ?? '';

@@ -34,7 +34,7 @@ import { CatalogCache, catalogOf } from '../catalog.js';
 import { MIGRATIONS, OBSERVATIONS_BY_TIME } from './migrations.js';
 import { DuckDBSandbox } from './sandbox.js';
 import { SnapshotWriter } from './snapshot.js';
-import { streamFailed, streamFailure } from './streams.js';
+import { streamFailed, throwStreamFailure } from './streams.js';
 import { chunkColumns, chunkRows, instantOf, valueReader } from './values.js';
 
 export interface DuckDBStoreOptions extends StoreOptions {
@@ -325,7 +325,7 @@ export class DuckDBStore implements Store {
         const chunk = await next;
         next = undefined;
         if (!chunk || chunk.rowCount === 0) {
-          if (streamFailed(result)) throw await streamFailure(connection, sql);
+          if (streamFailed(result)) await this.guarded(() => throwStreamFailure(connection, sql));
           break;
         }
         next = this.guarded(() => result.fetchChunk());

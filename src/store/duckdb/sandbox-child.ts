@@ -12,7 +12,7 @@ import {
 } from '@duckdb/node-api';
 import type { SqlValue } from '../store.js';
 import { REFUSED_TYPES, disallowedReferences } from './sql-allow-list.js';
-import { streamFailed, streamFailure } from './streams.js';
+import { streamFailed, throwStreamFailure } from './streams.js';
 import { chunkRows, valueReader } from './values.js';
 
 export interface ChildSettings {
@@ -154,7 +154,7 @@ async function run(request: SandboxRequest): Promise<SandboxReply> {
       if (!chunk || chunk.rowCount === 0) {
         if (streamFailed(result)) {
           const failed = statement ?? (await printedBack(connection, request.sql));
-          throw await streamFailure(connection, failed);
+          await throwStreamFailure(connection, failed);
         }
         break;
       }

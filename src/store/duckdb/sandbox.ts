@@ -100,11 +100,18 @@ export class DuckDBSandbox {
     });
   }
 
-  /** Said once per reason: a sandbox that cannot start is retried with a growing pause. */
+  /**
+   * Said once per reason until a process starts again: a sandbox that cannot start is retried
+   * with a growing pause.
+   */
   startFailed(message: string): void {
     if (message === this.lastStartFailure) return;
     this.lastStartFailure = message;
     this.options.warn?.(message);
+  }
+
+  started(): void {
+    this.lastStartFailure = '';
   }
 
   get cpuSeconds(): number {
@@ -207,6 +214,7 @@ class Slot {
     return new Promise((resolve, reject) => {
       const onReady = (message: unknown): void => {
         if ((message as { ready?: boolean }).ready) {
+          this.sandbox.started();
           child.off('message', onReady);
           child.off('exit', onEarlyExit);
           resolve(child);
@@ -216,7 +224,10 @@ class Slot {
         const how = signal ? `signal ${signal}` : `exit code ${code}`;
         const detail = firstProblemLine(this.stderr);
         const message = `the query sandbox could not start (${how}${detail ? `: ${detail}` : ''})`;
-        this.sandbox.startFailed(`${message}; is FXRATES_QUERY_MEMORY large enough?`);
+        const memory = signal === 'SIGKILL' || /memory|bad_alloc|allocat/i.test(this.stderr);
+        this.sandbox.startFailed(
+          memory ? `${message}; is FXRATES_QUERY_MEMORY large enough?` : message,
+        );
         reject(new SandboxUnavailable(message));
       };
       child.on('message', onReady);

@@ -10,17 +10,17 @@ export function streamFailed(result: DuckDBResult): boolean {
 }
 
 /**
- * The error of a statement whose stream failed part way. A stream keeps the engine's reason to
- * itself, so the statement is computed again to a count over a hash of each whole row (every
- * column read and computed, nothing held), which fails with the engine's own message.
+ * Fails with the error of a statement whose stream failed part way. A stream keeps the engine's
+ * reason to itself, so the statement is computed again to a count over a hash of each column
+ * (every column computed, nothing held), which fails with the engine's own message.
  */
-export async function streamFailure(connection: DuckDBConnection, sql: string): Promise<Error> {
-  try {
-    await connection.run(`SELECT count(*) FROM (\n${sql}\n) AS q WHERE hash(q) IS NOT NULL`);
-  } catch (error) {
-    if (error instanceof Error) return error;
-  }
-  return new Error(
-    'the statement failed while its rows were read, and not when computed again; no partial result is used',
+export async function throwStreamFailure(
+  connection: DuckDBConnection,
+  sql: string,
+): Promise<never> {
+  await connection.run(`SELECT count(*) FROM (\n${sql}\n) WHERE hash(COLUMNS(*)) IS NOT NULL`);
+  // Computed in one piece, it holds next to nothing: what the rows read held was the likely cause.
+  throw new Error(
+    'the statement failed while its rows were read, possibly for want of memory; no partial result is used',
   );
 }
