@@ -77,15 +77,11 @@ export function timeZoneOffsetMs(epochMs: number, timeZone: string): number {
   for (const part of offsetFormatter(timeZone).formatToParts(new Date(epochMs))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
-  const asUtc = Date.UTC(
-    parts.year ?? 1970,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    parts.hour ?? 0,
-    parts.minute ?? 0,
-    parts.second ?? 0,
-  );
-  return asUtc - Math.floor(epochMs / 1000) * 1000;
+  // Not Date.UTC, which takes the years 0-99 for 1900-1999.
+  const asUtc = new Date(0);
+  asUtc.setUTCFullYear(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1);
+  asUtc.setUTCHours(parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
+  return asUtc.getTime() - Math.floor(epochMs / 1000) * 1000;
 }
 
 /**

@@ -232,6 +232,40 @@ forEachEngine((engine) => {
       }
     });
 
+    test('decades, centuries and millennia of the years 1-999 are keyed 0000-01-01 on every engine', async () => {
+      const early = await startService({}, { engine });
+      try {
+        await early.store.writeObservations([
+          observation('ecb', 'USD', '0005-03-01T15:00:00Z', 2),
+          observation('ecb', 'USD', '0050-03-01T15:00:00Z', 4),
+        ]);
+        for (const [unit, keys] of [
+          ['decade', ['0050-01-01', '0000-01-01']],
+          ['century', ['0000-01-01']],
+          ['millennium', ['0000-01-01']],
+        ] as const) {
+          for (const format of ['json', 'csv']) {
+            const response = await early.app.inject(
+              `/v1/exchangerate/0001-01-01/0999-12-31?base=EUR&sources=ecb&symbols=USD&aggregation=${unit}&format=${format}`,
+            );
+            assert.equal(response.statusCode, 200, `${unit} ${format}`);
+            if (format === 'json') {
+              const body = JSON.parse(response.body);
+              assert.deepEqual(Object.keys(body.rates), keys, unit);
+            } else {
+              const dates = response.body
+                .split('\r\n')
+                .slice(1, -1)
+                .map((line) => line.split(',')[0]);
+              assert.deepEqual([...new Set(dates)], keys, `${unit} csv`);
+            }
+          }
+        }
+      } finally {
+        await early.close();
+      }
+    });
+
     test('decimals rounds half away from zero and never writes exponents', async () => {
       const response = await service.app.inject(
         '/v1/exchangerate/2024-03-19?sources=ecb&symbols=EUR&decimals=3&pretty_print=false',

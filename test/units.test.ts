@@ -128,6 +128,15 @@ describe('dates and time zones', () => {
       zonedTimeToUtc('2024-07-15', '13:00', 'America/Sao_Paulo').toISOString(),
       '2024-07-15T16:00:00.000Z',
     );
+    // The years 1-99 are no years 1901-1999 (Berlin then kept local mean time, +0:53:28).
+    assert.equal(
+      zonedTimeToUtc('0050-06-01', '16:00', 'Europe/Berlin').toISOString(),
+      '0050-06-01T15:06:32.000Z',
+    );
+    assert.equal(
+      zonedTimeToUtc('0001-01-01', '00:00', 'UTC').toISOString(),
+      '0001-01-01T00:00:00.000Z',
+    );
   });
 });
 

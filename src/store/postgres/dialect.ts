@@ -9,7 +9,9 @@ export const postgresDialect: SqlDialect = {
   periodStart: (unit, date) => {
     const years = YEARS[unit];
     if (years === undefined) return `CAST(date_trunc('${unit}', ${date}) AS DATE)`;
-    return `make_date(CAST(floor(extract(year FROM ${date}) / ${years}) * ${years} AS INTEGER), 1, 1)`;
+    // Year 0 (the period of the years 1-99 or 1-999) is -1 to PostgreSQL, which has no year 0.
+    const year = `CAST(floor(extract(year FROM ${date}) / ${years}) * ${years} AS INTEGER)`;
+    return `make_date(CASE WHEN ${year} = 0 THEN -1 ELSE ${year} END, 1, 1)`;
   },
   valueAtExtreme: (extreme, value, order) =>
     `(array_agg(${value} ORDER BY ${order} ${extreme === 'min' ? 'ASC' : 'DESC'}))[1]`,

@@ -31,6 +31,16 @@ function lastInstantText(text: string): string {
   return lastInstantResult;
 }
 
+/**
+ * A date as DuckDB writes it: PostgreSQL has no year 0 and writes it `0001-01-01 BC` (the
+ * century, millennium or decade that holds the years 1-99); earlier years end in ` (BC)`.
+ */
+export function dateText(text: string): string {
+  if (!text.endsWith(' BC')) return text;
+  const day = text.slice(0, -3);
+  return day.startsWith('0001-') ? `0000${day.slice(4)}` : `${day} (BC)`;
+}
+
 function integerValue(text: string): number | string {
   const value = Number(text);
   return Number.isSafeInteger(value) ? value : text;
@@ -46,7 +56,7 @@ export const TYPE_PARSERS = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     switch (oid) {
       case OID.date:
-        return (text: string) => text;
+        return dateText;
       case OID.timestamp:
       case OID.timestamptz:
         return lastInstantText;
