@@ -117,6 +117,11 @@ describe('fxrates import', () => {
       'ecb,CHF,2023-02-29T15:00:00Z,1',
       /line 3: '2023-02-29T15:00:00Z' is not an ISO 8601 date or time/,
     ],
+    [
+      'a time before the year 1 in UTC (no year 0 in PostgreSQL)',
+      'ecb,CHF,0001-01-01T00:00:00+08:00,1',
+      /line 3: '0001-01-01T00:00:00\+08:00' is before 0001-01-01T00:00:00Z, the earliest time stored/,
+    ],
     ['a missing field', 'ecb,CHF,2024-03-20T15:00:00Z', /line 3: expected 4 fields/],
   ];
   for (const [name, line, message] of malformed) {

@@ -14,6 +14,9 @@ const DECIMAL = /^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** What one record of an import file gives: an observation, or nothing worth storing. */
 export type RowResult = Observation | 'skipped';
 
+/** 0001-01-01T00:00:00Z: PostgreSQL has no year 0, so an instant in it could not be copied. */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+
 /**
  * One record of the generic file `source,symbol,observation_time,rate` (CONTRACT §10). Times
  * are ISO 8601; without an offset they are UTC, and a bare date means the source's documented
@@ -46,6 +49,12 @@ export function observationOfRecord({ line, fields }: CsvRecord): RowResult {
   const observationTime = parseInstant(timeField, source.fixingTime, source.timeZone);
   if (!observationTime) {
     throw new CsvSyntaxError(line, `'${clip(timeField)}' is not an ISO 8601 date or time`);
+  }
+  if (observationTime.getTime() < FIRST_INSTANT) {
+    throw new CsvSyntaxError(
+      line,
+      `'${clip(timeField)}' is before 0001-01-01T00:00:00Z, the earliest time stored`,
+    );
   }
   const rate = parsePositiveRate(rateField);
   if (rate === undefined) {
