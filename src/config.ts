@@ -5,6 +5,7 @@ import type { Env } from './env.js';
 import type { HttpPolicy } from './sources/http-client.js';
 import { SOURCES, findSource } from './sources/registry.js';
 import { clip } from './params/raw-params.js';
+import { ORIGIN_PREFIX, originProblem } from './ingest/ingest-source.js';
 import { DEFAULT_MAX_CONCURRENT_RUNS } from './ingest/scheduler.js';
 import {
   DEFAULT_MEMORY_LIMIT,
@@ -225,8 +226,6 @@ function registeredKey(key: string, setting?: string): string {
   return source.key;
 }
 
-const ORIGIN_PREFIX = 'FXRATES_ORIGIN_';
-
 /**
  * Every `FXRATES_ORIGIN_<KEY>` names a registered source in upper case and holds an http(s)
  * origin (scheme, host and port): a misspelt key, or a value that would be read otherwise than
@@ -240,22 +239,8 @@ function checkOrigins(env: Env): void {
     if (written !== key.toUpperCase()) {
       throw new UsageError(`${name}: write it ${ORIGIN_PREFIX}${key.toUpperCase()}, in upper case`);
     }
-    let url: URL | undefined;
-    try {
-      url = new URL(value);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new UsageError(
-        `${name} '${clip(value)}' is not an http:// or https:// URL, such as http://127.0.0.1:9000`,
-      );
-    }
-    if (`${url.origin}/` !== url.href) {
-      throw new UsageError(
-        `${name} '${clip(value)}' replaces scheme, host and port only: leave out its path, query and user`,
-      );
-    }
+    const problem = originProblem(name, value);
+    if (problem) throw new UsageError(problem);
   }
 }
 

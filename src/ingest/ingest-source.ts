@@ -1,4 +1,5 @@
 import { utcDateOf } from '../dates.js';
+import { clip } from '../params/raw-params.js';
 import type { Env } from '../env.js';
 import type { HttpPolicy } from '../sources/http-client.js';
 import { DEFAULT_HTTP_POLICY, SourceHttp } from '../sources/http-client.js';
@@ -53,16 +54,32 @@ export interface IngestReport {
 }
 
 /** `FXRATES_ORIGIN_<KEY>`: scheme, host and port that replace the publisher's in every request. */
-export function originOverride(source: SourceEntry, env: Env): string | undefined {
-  const value = env[`FXRATES_ORIGIN_${source.key.toUpperCase()}`];
-  if (!value) return undefined;
-  let url: URL;
+export const ORIGIN_PREFIX = 'FXRATES_ORIGIN_';
+
+/** What is wrong with the value of an origin setting, or undefined when it is an http(s) origin. */
+export function originProblem(name: string, value: string): string | undefined {
+  let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`FXRATES_ORIGIN_${source.key.toUpperCase()}='${value}' is not a URL`);
+    url = undefined;
   }
-  return url.origin;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    return `${name} '${clip(value)}' is not an http:// or https:// URL, such as http://127.0.0.1:9000`;
+  }
+  if (`${url.origin}/` !== url.href) {
+    return `${name} '${clip(value)}' replaces scheme, host and port only: leave out its path, query and user`;
+  }
+  return undefined;
+}
+
+export function originOverride(source: SourceEntry, env: Env): string | undefined {
+  const name = `${ORIGIN_PREFIX}${source.key.toUpperCase()}`;
+  const value = env[name];
+  if (!value) return undefined;
+  const problem = originProblem(name, value);
+  if (problem) throw new Error(problem);
+  return new URL(value).origin;
 }
 
 /**

@@ -35,7 +35,7 @@ function lastInstantText(text: string): string {
  * A date as DuckDB writes it: PostgreSQL has no year 0 and writes it `0001-01-01 BC` (the
  * century, millennium or decade that holds the years 1-99); earlier years end in ` (BC)`.
  */
-export function dateText(text: string): string {
+function dateText(text: string): string {
   if (!text.endsWith(' BC')) return text;
   const day = text.slice(0, -3);
   return day.startsWith('0001-') ? `0000${day.slice(4)}` : `${day} (BC)`;
