@@ -22,6 +22,7 @@ import { statusRoutes } from './routes/status.js';
 import { loadWebPage, webRoutes, type WebPage } from './routes/web.js';
 import { dropHeadBodies, queryStringOf } from './routes/respond.js';
 import { COMPRESSION, ResponseCache } from './http/response-cache.js';
+import { noteLogged } from './logging.js';
 import type { Store } from './store/store.js';
 import { MAX_SQL_LENGTH } from './store/sql-guard.js';
 import {
@@ -240,6 +241,7 @@ class AnswerLogController extends LogController {
       { err: error },
       `${request.method} ${request.url}: the answer was cut after its headers were sent: ${error.message}`,
     );
+    noteLogged(error);
   }
 }
 

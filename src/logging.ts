@@ -5,6 +5,17 @@ import type { LogFormat, LogLevel } from './config.js';
 const REQUEST_MESSAGES = new Set(['incoming request', 'request completed']);
 const INFO = 30;
 
+/** Errors already logged with what they cut short (see `noteLogged`). */
+const logged = new WeakSet<Error>();
+
+/**
+ * Marks an error as logged in full: logged again on its own, as the compression plugin logs the
+ * failure of a stream it compresses, it is dropped rather than said twice.
+ */
+export function noteLogged(error: Error): void {
+  logged.add(error);
+}
+
 interface LevelLogger {
   isLevelEnabled(level: string): boolean;
   debug(...args: unknown[]): void;
@@ -30,6 +41,7 @@ export function serveLoggerOptions(
         if (this.isLevelEnabled('debug')) this.debug(...args);
         return;
       }
+      if (args.length === 1 && args[0] instanceof Error && logged.has(args[0])) return;
       method.apply(this, args);
     },
   };

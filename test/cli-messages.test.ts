@@ -40,6 +40,7 @@ import {
 } from './support/harness.js';
 import { RECORDED, ReplayServer } from './support/replay-server.js';
 import { zipOf } from './support/zip.js';
+import { damagedDuckDB } from './support/damaged-duckdb.js';
 
 interface Captured {
   text: string;
@@ -447,7 +448,7 @@ describe('a CLI that explains itself', () => {
 
   test('copy from a damaged DuckDB file fails with the engine’s reason and is never verified, nor its ingest state copied', async () => {
     const from = join(dir, 'damaged.duckdb');
-    await damagedDuckDB(from);
+    await damagedDuckDB(from, { writes: 1, block: 1 });
     const to = join(dir, 'from-damaged.duckdb');
     const result = await fxrates(['copy', '--from', from, '--to', to]);
     assert.equal(result.code, 1, result.stdout);
@@ -791,35 +792,3 @@ describe('progress of long work', () => {
     assert.equal(out.text, 'at 3000\nat 13000\nat 23000\n');
   });
 });
-
-/**
- * A DuckDB file of 20,000 days of ten ECB rates (with an ingest state) whose second block
- * is overwritten: its checksum no longer matches, and the engine reads the rows before it first.
- */
-async function damagedDuckDB(path: string): Promise<void> {
-  const source = await openServiceStore(path);
-  const symbols = ['USD', 'JPY', 'GBP', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF'];
-  const rows = Array.from({ length: 200_000 }, (_, index) =>
-    observation(
-      'ecb',
-      symbols[index % 10]!,
-      new Date(Date.UTC(2000, 0, 3, 15) + Math.floor(index / 10) * 86_400_000).toISOString(),
-      1 + index / 1e6,
-    ),
-  );
-  await source.writeObservations(rows);
-  await source.saveIngestState({
-    source: 'ecb',
-    lastAttempt: new Date('2024-06-01T16:00:00Z'),
-    lastSuccess: new Date('2024-06-01T16:00:00Z'),
-    lastError: null,
-    completeThrough: '2024-06-01',
-    lastRunStored: rows.length,
-    lastRunDropped: 0,
-  });
-  await source.close();
-  const blockSize = 262_144;
-  const bytes = readFileSync(path);
-  bytes.fill(0xab, 12_288 + blockSize, 12_288 + blockSize + 512);
-  writeFileSync(path, bytes);
-}

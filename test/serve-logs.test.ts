@@ -6,8 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { serveLoggerOptions } from '../src/logging.js';
+import { openServiceStore } from '../src/service-store.js';
 import { SOURCES, findSource } from '../src/sources/registry.js';
+import type { Store } from '../src/store/store.js';
 import { startServer, type RunningServer } from './support/cli.js';
+import { damagedDuckDB } from './support/damaged-duckdb.js';
 
 async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>) {
   const deadline = Date.now() + 60_000;
@@ -128,5 +134,76 @@ describe('fxrates serve logs for people', () => {
     } finally {
       await stop(server);
     }
+  });
+});
+
+describe('a range answer cut after its headers', () => {
+  let dir: string;
+  let store: Store;
+  let app: FastifyInstance;
+  let baseUrl: string;
+  const lines: { level: number; msg: string }[] = [];
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fxrates-cut-'));
+    const path = join(dir, 'damaged.duckdb');
+    // Its catalog and its dates from 2030 on read cleanly; its older dates fail.
+    await damagedDuckDB(path, { writes: 2, block: 4 });
+    store = await openServiceStore(path);
+    app = await buildApp({
+      store,
+      logger: {
+        ...serveLoggerOptions('info', 'json'),
+        stream: { write: (line: string) => lines.push(JSON.parse(line)) },
+      },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await app?.close();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const encoding of ['identity', 'gzip']) {
+    test(`${encoding}: 200, then the connection ends early; one error line says which answer and why, at the default level`, async () => {
+      const url = '/v1/exchangerate/2000-01-03/2054-10-05?symbols=JPY';
+      const before = lines.length;
+      const response = await fetch(`${baseUrl}${url}`, {
+        headers: { 'accept-encoding': encoding },
+      });
+      assert.equal(response.status, 200);
+      await assert.rejects(response.text(), /terminated/);
+      await waitFor('the error line', () => (lines.length > before ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const logged = lines.slice(before);
+      assert.deepEqual(
+        logged.map((line) => line.level),
+        [50],
+        logged.map((line) => line.msg).join('\n'),
+      );
+      assert.match(
+        logged[0]!.msg,
+        new RegExp(
+          `^GET ${url.replace(/[?]/g, '\\$&')}: the answer was cut after its headers were sent: IO Error: Corrupt database file`,
+        ),
+      );
+    });
+  }
+
+  test('the service answers on, from the dates that read cleanly', async () => {
+    const response = await fetch(`${baseUrl}/v1/exchangerate/2040-01-01/2040-01-06?symbols=JPY`);
+    assert.equal(response.status, 200);
+    const body = (await response.json()) as { base: string; rates: Record<string, unknown> };
+    assert.equal(body.base, 'USD');
+    // Every day holds rates in this file; a range lists its dates newest first.
+    assert.deepEqual(Object.keys(body.rates), [
+      '2040-01-06',
+      '2040-01-05',
+      '2040-01-04',
+      '2040-01-03',
+      '2040-01-02',
+      '2040-01-01',
+    ]);
   });
 });
