@@ -1,4 +1,11 @@
-import { XML_DECLARATION, csvLine, isXmlText, xmlEscape, xmlText } from './text-escapes.js';
+import {
+  XML_DECLARATION,
+  csvLine,
+  isXmlText,
+  xmlAttribute,
+  xmlEscape,
+  xmlText,
+} from './text-escapes.js';
 import { problemsText } from '../params/problems.js';
 
 /** Small, whole responses: the currencies and sources lists, query results and errors. */
@@ -56,14 +63,23 @@ export function queryResultText(
   const indent = (depth: number): string => (prettyPrint ? '  '.repeat(depth) : '');
   const pieces: string[] = [];
   let size = 0;
-  let replacedCharacters = false;
+  let replacedCharacters = format === 'xml' && !result.columns.every(isXmlText);
+  // Attribute values: tabs and line breaks written as references, or a parser reads spaces.
+  const attributes = format === 'xml' ? result.columns.map(xmlAttribute) : [];
+  // Written out key by key: an object would lose a repeated name and put names that look like
+  // numbers first.
+  const keys = result.columns.map((column) => JSON.stringify(column));
+  const [objectOpen, memberSeparator, objectClose] = prettyPrint
+    ? ['\n    {\n      ', ',\n      ', '\n    }']
+    : ['{', ',', '}'];
+  const colon = prettyPrint ? ': ' : ':';
   for (const row of result.rows) {
     let piece: string;
     if (format === 'csv') piece = csvLine(row);
     else if (format === 'xml') {
       piece = `${newline}${indent(2)}<row>`;
       row.forEach((value, index) => {
-        const name = xmlText(result.columns[index]!);
+        const name = attributes[index]!;
         if (value === null) piece += `${newline}${indent(3)}<value column="${name}" null="true"/>`;
         else {
           const text = String(value);
@@ -73,12 +89,13 @@ export function queryResultText(
       });
       piece += `${newline}${indent(2)}</row>`;
     } else {
-      const object = Object.fromEntries(
-        result.columns.map((column, index) => [column, row[index] ?? null]),
-      );
-      piece = prettyPrint
-        ? `\n    ${JSON.stringify(object, null, 2).replaceAll('\n', '\n    ')}`
-        : JSON.stringify(object);
+      const members = keys.map((key, index) => key + colon + JSON.stringify(row[index] ?? null));
+      piece =
+        members.length > 0
+          ? objectOpen + members.join(memberSeparator) + objectClose
+          : prettyPrint
+            ? '\n    {}'
+            : '{}';
     }
     // Bytes as sent (UTF-8), not characters: '€' is three.
     const bytes = Buffer.byteLength(piece);

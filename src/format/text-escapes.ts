@@ -1,5 +1,11 @@
+/** Text for XML content or attributes; a carriage return as a reference, or parsers read a line feed. */
 export function xmlEscape(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => XML_ENTITIES[char]!);
+  return text.replace(/[&<>"'\r]/g, (char) => XML_ENTITIES[char]!);
+}
+
+/** An attribute value: as xmlText, with tabs and line feeds as references, or parsers read spaces. */
+export function xmlAttribute(text: string): string {
+  return xmlText(text).replace(/[\t\n]/g, (char) => XML_ENTITIES[char]!);
 }
 
 /** Characters XML 1.0 cannot hold at all, not even as references (C0 controls, lone surrogates, U+FFFE/F). */
@@ -22,6 +28,9 @@ const XML_ENTITIES: Record<string, string> = {
   '>': '&gt;',
   '"': '&quot;',
   "'": '&apos;',
+  '\r': '&#13;',
+  '\t': '&#9;',
+  '\n': '&#10;',
 };
 
 /** One RFC 4180 field: quoted only when it holds a comma, a quote or a line break. */

@@ -10,11 +10,20 @@ export function weakEtag(...parts: readonly (string | number)[]): string {
   return `W/"${digest}"`;
 }
 
-/** RFC 9110 weak comparison against an If-None-Match header value. */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+/**
+ * RFC 9110 weak comparison against an If-None-Match header value; `*` matches any answer unless
+ * `wildcard` is false.
+ */
+export function etagMatches(
+  ifNoneMatch: string | undefined,
+  etag: string,
+  wildcard = true,
+): boolean {
   if (!ifNoneMatch) return false;
   const opaque = (tag: string): string => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+  return ifNoneMatch
+    .split(',')
+    .some((tag) => (tag.trim() === '*' ? wildcard : opaque(tag) === opaque(etag)));
 }
 
 export const CACHE_SETTLED = 'public, max-age=86400';

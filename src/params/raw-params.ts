@@ -9,13 +9,14 @@ import { SOURCES, findSource } from '../sources/registry.js';
 export class RawParams {
   readonly problems: string[] = [];
   private readonly values = new Map<string, string>();
+  private readonly malformed = new Set<string>();
 
   constructor(
     queryString: string,
     expected: readonly string[],
     notApplicable: ReadonlyMap<string, string> = new Map(),
   ) {
-    for (const [name, value] of new URLSearchParams(queryString)) {
+    for (const [name, value, wellFormed] of queryPairs(queryString)) {
       const canonical = expected.includes(name)
         ? name
         : expected.find((known) => known === name.toLowerCase());
@@ -35,7 +36,18 @@ export class RawParams {
         continue;
       }
       this.values.set(canonical, value);
+      if (!wellFormed) {
+        this.malformed.add(canonical);
+        this.problems.push(
+          `parameter '${canonical}' is not percent-encoded UTF-8: read as '${clip(value)}'`,
+        );
+      }
     }
+  }
+
+  /** The value of `name` was not percent-encoded UTF-8 (`%ZZ`, `%E9`) and was read leniently. */
+  isMalformed(name: string): boolean {
+    return this.malformed.has(name);
   }
 
   /**
@@ -72,6 +84,39 @@ export class RawParams {
       `${name} '${clip(value)}' is not ${expectation}: ${String(fallback)} is used`,
     );
   }
+}
+
+/**
+ * The name=value pairs of a query string, decoded as URLSearchParams does ('+' is a space), and
+ * whether the value was well formed: URLSearchParams keeps `%ZZ` as it is and turns bytes that
+ * are not UTF-8 into U+FFFD without a word.
+ */
+function* queryPairs(queryString: string): Generator<[string, string, boolean]> {
+  for (const piece of queryString.split('&')) {
+    if (piece === '') continue;
+    const equals = piece.indexOf('=');
+    const rawName = equals < 0 ? piece : piece.slice(0, equals);
+    const rawValue = equals < 0 ? '' : piece.slice(equals + 1);
+    const value = strictlyDecoded(rawValue);
+    yield [
+      strictlyDecoded(rawName) ?? leniently(rawName),
+      value ?? leniently(rawValue),
+      value !== undefined,
+    ];
+  }
+}
+
+function strictlyDecoded(text: string): string | undefined {
+  if (!text.includes('%') && !text.includes('+')) return text;
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+function leniently(text: string): string {
+  return new URLSearchParams(`x=${text}`).get('x') ?? '';
 }
 
 /** User text made safe for the ASCII-only X-Error header and short enough to read. */

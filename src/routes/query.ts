@@ -5,6 +5,7 @@ import { GateFull, GateTimeout, QueryGate } from '../http/query-gate.js';
 import { RawParams, readBoolean, readEnum } from '../params/raw-params.js';
 import { problemsText } from '../params/problems.js';
 import { SandboxRejection, SandboxTimeout, SandboxUnavailable } from '../store/store.js';
+import { assertReadOnlySelect, uniqueColumnNames } from '../store/sql-guard.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { documentedResponses } from './openapi-responses.js';
@@ -41,14 +42,27 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       const prettyPrint = readBoolean(params, 'pretty_print', true);
       const sql = params.get('q');
       if (sql === undefined) throw badRequest('parameter q (the SQL query) is required');
-      // The answer depends only on the data version, the day and the URL: a client holding it
-      // gets its 304 without the statement running again.
+      // A changed byte would run another statement than the one sent.
+      if (params.isMalformed('q')) {
+        throw badRequest(
+          'parameter q is not percent-encoded UTF-8 (a % not followed by two hex digits, or bytes that are not UTF-8): encode the SQL as UTF-8 and percent-encode it',
+        );
+      }
+      try {
+        assertReadOnlySelect(sql);
+      } catch (error) {
+        if (error instanceof SandboxRejection) throw badRequest(error.message);
+        throw error;
+      }
+      // The answer depends only on the data the sandbox reads, the day and the URL: a client
+      // holding it gets its 304 without the statement running again.
       const run = async (): Promise<string> => {
         const deadline = arrival + timeoutMs;
         try {
           return await gate.run(deadline, async () => {
             const result = await context.store.runSandboxed(sql, { deadline, maxRows, maxBytes });
-            const rendered = queryResultText(format, result, prettyPrint, maxBytes, (shown) => {
+            const document = { columns: uniqueColumnNames(result.columns), rows: result.rows };
+            const rendered = queryResultText(format, document, prettyPrint, maxBytes, (shown) => {
               const problems = [...params.problems];
               if (result.cut === 'rows' && shown.rowsShown === result.rows.length)
                 problems.push(`the result was cut to its first ${maxRows} rows`);
@@ -81,7 +95,8 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
         reply,
         {
           contentType: CONTENT_TYPES[format],
-          etagParts: [context.store.dataVersion(), context.today(), request.url],
+          etagParts: [await context.store.sandboxDataVersion(), context.today(), request.url],
+          validatedByBody: true,
           settled: false,
           problems: params.problems,
         },

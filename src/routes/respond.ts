@@ -88,6 +88,11 @@ export interface Representation {
   /** Parameter problems for X-Error. */
   problems?: readonly string[];
   extraHeaders?: Record<string, string>;
+  /**
+   * Whether there is an answer at all is known only once the body is computed (the query
+   * endpoint's SQL may be refused): `If-None-Match: *` then gets its 304 only after it is.
+   */
+  validatedByBody?: boolean;
 }
 
 /**
@@ -111,9 +116,15 @@ export function sendRepresentation(
   }
   for (const [name, value] of Object.entries(representation.extraHeaders ?? {}))
     reply.header(name, value);
-  if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  const ifNoneMatch = request.headers['if-none-match'];
+  const bodyFirst = representation.validatedByBody === true;
+  if (etagMatches(ifNoneMatch, etag, !bodyFirst)) return reply.code(304).send();
   reply.type(representation.contentType);
   const content = body();
+  if (bodyFirst && etagMatches(ifNoneMatch, etag)) {
+    // Only the wildcard matched, and the body did not fail: there is an answer.
+    return Promise.resolve(content).then(() => reply.code(304).send());
+  }
   if (content instanceof Promise) return content.then((text) => reply.send(text));
   if (typeof content === 'string' || Buffer.isBuffer(content)) return reply.send(content);
   // A streamed body is produced lazily: HEAD never starts it, so it runs no query. One piece

@@ -14,6 +14,10 @@ export function assertReadOnlySelect(sql: string): void {
   if (sql.length > MAX_SQL_LENGTH) {
     throw new SandboxRejection(`the query is longer than ${MAX_SQL_LENGTH} characters`);
   }
+  // The engines read SQL as a C string: a NUL would silently end the statement there.
+  if (sql.includes('\0')) {
+    throw new SandboxRejection('the query holds a NUL character (%00), which SQL text cannot');
+  }
   const keyword = /^[A-Za-z]+/.exec(stripLeadingNoise(sql))?.[0]?.toUpperCase();
   if (!keyword || !QUERY_STARTS.has(keyword)) {
     throw new SandboxRejection(
@@ -36,4 +40,40 @@ function stripLeadingNoise(sql: string): string {
       return trimmed;
     }
   }
+}
+
+/**
+ * Refuses a result whose column names alone pass the byte cap: they are part of every answer
+ * (and of every json row), so they count like the rows do.
+ */
+export function assertColumnNamesFit(columns: readonly string[], maxBytes: number): number {
+  let bytes = 0;
+  for (const name of columns) bytes += Buffer.byteLength(name) + 4;
+  if (bytes > maxBytes) {
+    throw new SandboxRejection(
+      `the result's ${columns.length} column names take ${bytes} bytes, more than the ${maxBytes} an answer may hold: name the columns shorter`,
+    );
+  }
+  return bytes;
+}
+
+/**
+ * Column names made unique for the json rows, where a repeated name would hide a value: a
+ * repeat gets the first free suffix `_1`, `_2`, ... that no other column already has.
+ */
+export function uniqueColumnNames(names: readonly string[]): string[] {
+  const taken = new Set(names);
+  const seen = new Set<string>();
+  return names.map((name) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    let suffix = 1;
+    while (taken.has(`${name}_${suffix}`)) suffix++;
+    const unique = `${name}_${suffix}`;
+    taken.add(unique);
+    seen.add(unique);
+    return unique;
+  });
 }

@@ -240,6 +240,11 @@ export interface Store {
    * (a shared one is polled), so that a cached answer can be checked at the socket.
    */
   dataVersion(): number;
+  /**
+   * What the query sandbox reads now, for the query endpoint's ETag: the data version where it
+   * reads the data itself, the snapshot it reads where that is a copy made a few seconds later.
+   */
+  sandboxDataVersion(): Promise<string | number>;
   /** What each registered source holds; cached until the data changes. */
   catalog(): Promise<Catalog>;
   /**

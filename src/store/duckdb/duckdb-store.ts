@@ -235,6 +235,15 @@ export class DuckDBStore implements Store {
     return this.version;
   }
 
+  /**
+   * The snapshot the sandbox reads, which follows the data a few seconds behind (made now when
+   * there is none yet; when that fails, the statement says why).
+   */
+  async sandboxDataVersion(): Promise<string> {
+    this.querySandbox();
+    return this.snapshots!.current().catch(() => 'no snapshot');
+  }
+
   get sandboxCapacity(): number {
     return this.sandboxSettings.workers;
   }

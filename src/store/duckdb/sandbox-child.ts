@@ -11,6 +11,7 @@ import {
   type DuckDBConnection,
 } from '@duckdb/node-api';
 import type { SqlValue } from '../store.js';
+import { assertColumnNamesFit } from '../sql-guard.js';
 import { REFUSED_TYPES, disallowedReferences } from './sql-allow-list.js';
 import { streamFailed, throwStreamFailure } from './streams.js';
 import { chunkRows, valueReader } from './values.js';
@@ -131,9 +132,8 @@ async function run(request: SandboxRequest): Promise<SandboxReply> {
     if (prepared.statementType !== StatementType.SELECT) {
       return { id: request.id, ok: false, message: 'only SELECT statements are allowed' };
     }
-    const columns = deduplicated(
-      Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i)),
-    );
+    const columns = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnName(i));
+    const namesBytes = assertColumnNamesFit(columns, request.maxBytes);
     const types = Array.from({ length: prepared.columnCount }, (_, i) => prepared.columnTypeId(i));
     const refused = types.findIndex((type) => REFUSED_TYPES.has(DuckDBTypeId[type]));
     if (refused >= 0) {
@@ -147,7 +147,7 @@ async function run(request: SandboxRequest): Promise<SandboxReply> {
     const result = await (statement ? connection.stream(statement) : prepared.stream());
     const read = valueReader();
     const rows: SqlValue[][] = [];
-    let bytes = 0;
+    let bytes = namesBytes;
     let cut: 'rows' | 'bytes' | null = null;
     reading: for (;;) {
       const chunk = await result.fetchChunk();
@@ -226,16 +226,6 @@ function sizeOf(row: readonly SqlValue[]): number {
   let size = 2;
   for (const value of row) size += typeof value === 'string' ? value.length + 4 : 12;
   return size;
-}
-
-/** Repeated column names get a suffix, as DuckDB's own clients show them. */
-function deduplicated(names: string[]): string[] {
-  const seen = new Map<string, number>();
-  return names.map((name) => {
-    const count = seen.get(name) ?? 0;
-    seen.set(name, count + 1);
-    return count === 0 ? name : `${name}_${count}`;
-  });
 }
 
 function firstLine(text: string): string {

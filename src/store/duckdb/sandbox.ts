@@ -19,7 +19,7 @@ export interface DuckDBSandboxOptions {
   cpuSeconds: number;
   /** The newest snapshot file to read. */
   snapshot: () => Promise<string>;
-  /** Told once when the operating system cannot isolate the sandbox as intended. */
+  /** Told when the operating system cannot isolate the sandbox as intended, and when a process stops on its own. */
   warn?: (message: string) => void;
 }
 
@@ -107,6 +107,11 @@ export class DuckDBSandbox {
   startFailed(message: string): void {
     if (message === this.lastStartFailure) return;
     this.lastStartFailure = message;
+    this.options.warn?.(message);
+  }
+
+  /** A process ended without being asked to: said every time, at warn. */
+  stopped(message: string): void {
     this.options.warn?.(message);
   }
 
@@ -259,13 +264,18 @@ class Slot {
     // A replacement starts now (after the crash backoff), not when the next statement comes.
     this.ready = this.start();
     this.ready.catch(() => (this.ready = undefined));
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    // The process's own error output (native frames, paths, versions) goes to the log only.
+    const detail = firstProblemLine(this.stderr);
+    const memory = /memory|bad_alloc|allocat|heap limit/i.test(this.stderr);
+    this.sandbox.stopped(
+      `query sandbox: a process stopped ${pending ? 'while running a query' : 'while idle'} (${how}${detail ? `: ${detail}` : ''}); it is being restarted`,
+    );
     if (pending) {
       clearTimeout(pending.timer);
-      const how = signal ? `signal ${signal}` : `exit code ${code}`;
-      const detail = lastLine(this.stderr);
       pending.reject(
         new SandboxUnavailable(
-          `the query sandbox stopped while running this query (${how}${detail ? `: ${detail}` : ''}); it is being restarted`,
+          `the query sandbox stopped while running this query (${how}${memory ? ', out of memory' : ''}); it is being restarted`,
         ),
       );
     }

@@ -207,6 +207,11 @@ export class PostgresStore implements Store {
     return this.version;
   }
 
+  /** The query role reads the tables themselves. */
+  async sandboxDataVersion(): Promise<number> {
+    return this.version;
+  }
+
   get sandboxCapacity(): number {
     return this.options.sandbox?.workers ?? DEFAULT_SANDBOX_SETTINGS.workers;
   }

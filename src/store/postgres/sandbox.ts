@@ -12,6 +12,7 @@ import {
 import { clientConfig, describeUrl, isConnectionFailure } from './connection.js';
 import { ROLE_LOCK, advisoryLock } from './migrations.js';
 import { plainValue } from './values.js';
+import { assertColumnNamesFit } from '../sql-guard.js';
 
 /**
  * The role untrusted SQL runs as, one per database and schema (the schema named unless it is
@@ -238,6 +239,7 @@ export class PostgresSandbox {
       await client.query(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${backstop}`);
       return await this.read(client, sql, limits, () => broken);
     } catch (error) {
+      if (error instanceof SandboxRejection) throw error;
       const code = (error as { code?: string }).code;
       if (timedOut || (code === '57014' && /statement timeout/.test((error as Error).message))) {
         throw new SandboxTimeout('the query was stopped at the time limit');
@@ -328,7 +330,10 @@ export class PostgresSandbox {
                   }),
             ),
         );
-        if (fields.length > 0) columns = fields;
+        if (fields.length > 0 && columns.length === 0) {
+          columns = fields;
+          bytes = assertColumnNamesFit(columns, limits.maxBytes);
+        }
         if (batch.length === 0) break;
         for (const raw of batch) {
           if (rows.length >= limits.maxRows) {
@@ -349,7 +354,7 @@ export class PostgresSandbox {
     } catch (error) {
       // The statement failed: its portal is gone, and on a connection that broke a close would
       // wait for an answer that never comes.
-      failed = true;
+      failed = !(error instanceof SandboxRejection);
       throw error;
     } finally {
       if (!failed && !broken()) await new Promise<void>((resolve) => cursor.close(() => resolve()));

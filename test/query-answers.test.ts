@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { forEachEngine, observation, startService, type TestService } from './support/harness.js';
+
+/**
+ * What a client of the query endpoint gets back for the statement it sent: every column and
+ * value as written, the exact bytes of its SQL, and caching that never outlives the rows.
+ */
+const query = (sql: string, extra = ''): string =>
+  `/v1/exchangerate/query?q=${encodeURIComponent(sql)}${extra}`;
+
+forEachEngine((engine) => {
+  describe('query endpoint: answers as the statement asked', () => {
+    let service: TestService;
+    before(async () => {
+      service = await startService(
+        { query: { timeoutMs: 5_000, maxRows: 100, maxBytes: 4096 } },
+        { engine, sandbox: { snapshotDelayMs: 100 } },
+      );
+      await service.store.writeObservations([
+        observation('ecb', 'USD', '2024-03-19T15:00:00Z', 1.0863),
+      ]);
+      await service.store.startSandbox();
+    });
+    after(() => service.close());
+
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      service.app.inject({ url, headers });
+
+    test('a NUL in q is refused, not taken as the end of the statement', async () => {
+      const answer = await get(
+        `/v1/exchangerate/query?q=${encodeURIComponent('SELECT 1 AS one')}%00${encodeURIComponent('; DROP TABLE sources')}`,
+      );
+      assert.equal(answer.statusCode, 400, answer.body);
+      assert.match(answer.json().error, /NUL character/);
+    });
+
+    test('q that is not percent-encoded UTF-8 is refused, not run as some other text', async () => {
+      for (const encoded of ['SELECT%20%27%ZZ%27', 'SELECT%20%27%E9%27']) {
+        const answer = await get(`/v1/exchangerate/query?q=${encoded}`);
+        assert.equal(answer.statusCode, 400, `${encoded}: ${answer.body}`);
+        assert.match(answer.json().error, /parameter q is not percent-encoded UTF-8/);
+      }
+      // Elsewhere it is a parameter problem, said in X-Error like the others.
+      const latest = await get('/v1/exchangerate/latest?symbols=%E9');
+      assert.equal(latest.statusCode, 200);
+      assert.match(
+        String(latest.headers['x-error']),
+        /parameter 'symbols' is not percent-encoded UTF-8: read as '\?'/,
+      );
+    });
+
+    test('If-None-Match: * gets 304 only for a statement that has an answer', async () => {
+      const star = { 'if-none-match': '*' };
+      for (const sql of ["SELECT * FROM read_csv('/etc/passwd')", 'DROP TABLE sources']) {
+        const refused = await get(query(sql), star);
+        assert.equal(refused.statusCode, 400, `${sql}: ${refused.body}`);
+      }
+      const held = await get(query('SELECT 1 AS one'), star);
+      assert.equal(held.statusCode, 304);
+      assert.equal(held.body, '');
+    });
+
+    test('repeated column names each keep their value, in the order the statement gives', async () => {
+      const answer = await get(
+        query(
+          'SELECT 1 AS a, 2 AS a, 3 AS a_1, 4 AS b, 5 AS "10", 6 AS "2"',
+          '&pretty_print=false',
+        ),
+      );
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.equal(
+        answer.body,
+        '{"status":"success","num_rows":1,"columns":["a","a_2","a_1","b","10","2"],' +
+          '"rows":[{"a":1,"a_2":2,"a_1":3,"b":4,"10":5,"2":6}]}',
+      );
+      const pretty = await get(query('SELECT 7 AS "3", 8 AS z'));
+      assert.match(pretty.body, /"rows": \[\n {4}\{\n {6}"3": 7,\n {6}"z": 8\n {4}\}\n {2}\]/);
+      assert.deepEqual(pretty.json().rows, [{ 3: 7, z: 8 }]);
+      const csv = await get(query('SELECT 1 AS a, 2 AS a', '&format=csv'));
+      assert.equal(csv.body, 'a,a_1\r\n1,2\r\n');
+    });
+
+    test('xml keeps tabs and line breaks of names and values as a parser reads them back', async () => {
+      const answer = await get(
+        query(
+          `SELECT 'a' || chr(13) || chr(10) || 'b' AS "tab\there", 1 AS "line\nbreak"`,
+          '&format=xml',
+        ),
+      );
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.match(answer.body, /<value column="tab&#9;here">a&#13;\nb<\/value>/);
+      assert.match(answer.body, /<value column="line&#10;break">1<\/value>/);
+      assert.equal(answer.headers['x-error'], undefined);
+      // A name XML cannot hold at all is replaced, and that is said.
+      const control = await get(query(`SELECT 1 AS "bell${'\u0007'}"`, '&format=xml'));
+      assert.equal(control.statusCode, 200, control.body);
+      assert.match(control.body, /<value column="bell\ufffd">1<\/value>/);
+      assert.equal(
+        control.headers['x-error'],
+        'characters XML cannot hold were replaced by U+FFFD',
+      );
+    });
+
+    test('column names count towards the byte cap: names longer than it are refused', async () => {
+      // 60 bytes each (PostgreSQL keeps 63 of a name), 64 with their quotes and separator.
+      const names = (count: number): string =>
+        Array.from({ length: count }, (_, i) => `${i} AS c${String(i).padStart(59, '_')}`).join(
+          ', ',
+        );
+      const answer = await get(query(`SELECT ${names(70)}`));
+      assert.equal(answer.statusCode, 400, answer.body.slice(0, 300));
+      assert.match(answer.json().error, /70 column names take 4480 bytes, more than the 4096/);
+      const fits = await get(query(`SELECT ${names(10)}`));
+      assert.equal(fits.statusCode, 200, fits.body.slice(0, 300));
+      assert.equal(fits.json().columns.length, 10);
+    });
+
+    test('an ETag is never sent again once the rows it was sent with have changed', async () => {
+      const sql = 'SELECT count(*) AS n FROM observations';
+      const first = await get(query(sql));
+      assert.equal(first.statusCode, 200, first.body);
+      assert.equal(first.json().rows[0].n, 1);
+      await service.store.writeObservations([
+        observation('ecb', 'JPY', '2024-03-19T15:00:00Z', 163.2),
+      ]);
+      // Until the sandbox reads the new row, its answers are the old ones (DuckDB reads a copy
+      // made a moment later): each carries an ETag that matches exactly its own rows.
+      const seen = new Map<string, number>();
+      for (let tries = 0; tries < 100; tries++) {
+        const answer = await get(query(sql));
+        assert.equal(answer.statusCode, 200, answer.body);
+        const n = answer.json().rows[0].n as number;
+        const etag = String(answer.headers.etag);
+        if (seen.has(etag)) assert.equal(seen.get(etag), n, `${etag} sent with both counts`);
+        seen.set(etag, n);
+        if (n === 2) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok([...seen.values()].includes(2), 'the new row was never read');
+      for (const [etag, n] of seen) {
+        const again = await get(query(sql), { 'if-none-match': etag });
+        assert.equal(again.statusCode, n === 2 ? 304 : 200, `${etag} (count ${n})`);
+      }
+    });
+  });
+});
