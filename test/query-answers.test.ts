@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { forEachEngine, observation, startService, type TestService } from './support/harness.js';
 
@@ -143,5 +145,60 @@ forEachEngine((engine) => {
         assert.equal(again.statusCode, n === 2 ? 304 : 200, `${etag} (count ${n})`);
       }
     });
+  });
+});
+
+describe('query endpoint: answers that slow clients have yet to read', () => {
+  let service: TestService;
+  let origin: string;
+  before(async () => {
+    // One sandbox place and a 16 MiB byte cap: answers held for clients are capped at 32 MiB.
+    service = await startService(
+      { query: { timeoutMs: 20_000, maxRows: 100_000, maxBytes: 16 * 1024 * 1024 } },
+      { sandbox: { workers: 1 } },
+    );
+    await service.store.startSandbox();
+    await service.app.listen({ port: 0, host: '127.0.0.1' });
+    origin = `http://127.0.0.1:${(service.app.server.address() as AddressInfo).port}`;
+  });
+  after(() => service.close());
+
+  /** Asks for a 15 MB answer and reads none of it past what the socket takes in by itself. */
+  const slowReader = async (): Promise<Socket> => {
+    const socket = connect(Number(new URL(origin).port), '127.0.0.1');
+    const path = query("SELECT repeat('x', 1000) AS v FROM range(15000)", '&pretty_print=false');
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const head = await new Promise<string>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.once('data', (chunk: Buffer) => {
+        socket.pause();
+        resolve(chunk.toString('latin1'));
+      });
+    });
+    assert.match(head, /^HTTP\/1\.1 200 /);
+    return socket;
+  };
+
+  test('past the cap new queries get 503 with Retry-After; a client that leaves frees its part', async () => {
+    const first = await slowReader();
+    const second = await slowReader();
+    const refused = await fetch(`${origin}${query('SELECT 1 AS one')}`);
+    assert.equal(refused.status, 503);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    assert.match(
+      ((await refused.json()) as { error: string }).error,
+      /still being sent to clients that read them slowly/,
+    );
+    // Rate answers do not wait on the query endpoint.
+    assert.equal((await fetch(`${origin}/v1/exchangerate/latest`)).status, 200);
+    first.destroy();
+    let answered: Response | undefined;
+    for (let tries = 0; tries < 40; tries++) {
+      answered = await fetch(`${origin}${query('SELECT 1 AS one')}`);
+      if (answered.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(answered?.status, 200);
+    second.destroy();
   });
 });

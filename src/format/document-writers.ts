@@ -38,6 +38,9 @@ export interface QueryResultDocument {
   rows: readonly (readonly (string | number | boolean | null)[])[];
 }
 
+/** Rows written between two turns of the event loop. */
+const ROWS_PER_SLICE = 2048;
+
 export interface RenderedQueryResult {
   text: string;
   /** Rows in the text: fewer than given when the next one would have passed `maxBytes`. */
@@ -52,13 +55,13 @@ export interface RenderedQueryResult {
  * parameter problems so far; the caller adds the cut and reports them all in X-Error, and they
  * are also written into the json and xml body.
  */
-export function queryResultText(
+export async function queryResultText(
   format: ErrorFormat,
   result: QueryResultDocument,
   prettyPrint: boolean,
   maxBytes: number,
   problems: (rendered: Omit<RenderedQueryResult, 'text'>) => readonly string[],
-): RenderedQueryResult {
+): Promise<RenderedQueryResult> {
   const newline = prettyPrint ? '\n' : '';
   const indent = (depth: number): string => (prettyPrint ? '  '.repeat(depth) : '');
   const pieces: string[] = [];
@@ -73,7 +76,9 @@ export function queryResultText(
     ? ['\n    {\n      ', ',\n      ', '\n    }']
     : ['{', ',', '}'];
   const colon = prettyPrint ? ': ' : ':';
-  for (const row of result.rows) {
+  for (const [index, row] of result.rows.entries()) {
+    // Other requests are served between slices: 100,000 rows take about 100 ms to write.
+    if (index > 0 && index % ROWS_PER_SLICE === 0) await new Promise(setImmediate);
     let piece: string;
     if (format === 'csv') piece = csvLine(row);
     else if (format === 'xml') {

@@ -1,3 +1,5 @@
+import type { Writable } from 'node:stream';
+
 /** The queue of the query endpoint is full. */
 export class GateFull extends Error {}
 /** A task waited in the queue until its deadline passed. */
@@ -47,5 +49,36 @@ export class QueryGate {
       if (next) next.start();
       else this.running--;
     }
+  }
+}
+
+/**
+ * Answers written but not yet taken by their clients. A client that reads slowly keeps its whole
+ * answer in this process after its place in the gate is free for the next query; past `limit`
+ * bytes of such answers (counting one more of the largest size), new queries are turned away.
+ */
+export class UnsentAnswers {
+  private bytes = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly largest: number,
+  ) {}
+
+  /** One more answer of the largest size would pass the limit. */
+  get full(): boolean {
+    return this.bytes + this.largest > this.limit;
+  }
+
+  /** Counts `bytes` until `response` has been handed to the operating system, or dropped. */
+  hold(bytes: number, response: Writable): void {
+    this.bytes += bytes;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.bytes -= bytes;
+    };
+    response.once('finish', release).once('close', release);
   }
 }

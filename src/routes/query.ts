@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { badRequest, unavailable } from '../errors.js';
 import { queryResultText } from '../format/document-writers.js';
-import { GateFull, GateTimeout, QueryGate } from '../http/query-gate.js';
+import { GateFull, GateTimeout, QueryGate, UnsentAnswers } from '../http/query-gate.js';
 import { RawParams, readBoolean, readEnum } from '../params/raw-params.js';
 import { problemsText } from '../params/problems.js';
 import { SandboxRejection, SandboxTimeout, SandboxUnavailable } from '../store/store.js';
@@ -16,10 +16,12 @@ import { queryEndpointSchema, querySuccess } from './schemas.js';
  * Requests queue for the store's sandbox processes (a bounded queue: 503 with Retry-After when
  * it is full); the time limit counts from arrival, and the answer is built while the request
  * still holds its place, so that memory is bounded by the number of places times the byte cap.
+ * Answers that slow clients have yet to take count too: at twice that, new queries get 503.
  */
 export function queryRoutes(app: FastifyInstance, context: ServiceContext): void {
   const { timeoutMs, maxRows, maxBytes, maxWaiting } = context.query;
   const gate = new QueryGate(context.store.sandboxCapacity, maxWaiting);
+  const unsent = new UnsentAnswers(2 * context.store.sandboxCapacity * maxBytes, maxBytes);
   const retryAfter = Math.max(1, Math.ceil(timeoutMs / 1000));
   readOnlyEndpoint(
     app,
@@ -58,24 +60,37 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       // holding it gets its 304 without the statement running again.
       const run = async (): Promise<string> => {
         const deadline = arrival + timeoutMs;
+        if (unsent.full) {
+          throw unavailable(
+            'the answers of earlier queries are still being sent to clients that read them slowly; try again',
+            retryAfter,
+          );
+        }
         try {
           return await gate.run(deadline, async () => {
             const result = await context.store.runSandboxed(sql, { deadline, maxRows, maxBytes });
             const document = { columns: uniqueColumnNames(result.columns), rows: result.rows };
-            const rendered = queryResultText(format, document, prettyPrint, maxBytes, (shown) => {
-              const problems = [...params.problems];
-              if (result.cut === 'rows' && shown.rowsShown === result.rows.length)
-                problems.push(`the result was cut to its first ${maxRows} rows`);
-              else if (result.cut || shown.rowsShown < result.rows.length)
-                problems.push(
-                  `the result was cut at ${maxBytes} bytes, after its first ${shown.rowsShown} rows`,
-                );
-              if (shown.replacedCharacters)
-                problems.push('characters XML cannot hold were replaced by U+FFFD');
-              if (problems.length > params.problems.length)
-                reply.header('x-error', problemsText(problems));
-              return problems;
-            });
+            const rendered = await queryResultText(
+              format,
+              document,
+              prettyPrint,
+              maxBytes,
+              (shown) => {
+                const problems = [...params.problems];
+                if (result.cut === 'rows' && shown.rowsShown === result.rows.length)
+                  problems.push(`the result was cut to its first ${maxRows} rows`);
+                else if (result.cut || shown.rowsShown < result.rows.length)
+                  problems.push(
+                    `the result was cut at ${maxBytes} bytes, after its first ${shown.rowsShown} rows`,
+                  );
+                if (shown.replacedCharacters)
+                  problems.push('characters XML cannot hold were replaced by U+FFFD');
+                if (problems.length > params.problems.length)
+                  reply.header('x-error', problemsText(problems));
+                return problems;
+              },
+            );
+            unsent.hold(rendered.text.length, reply.raw);
             return rendered.text;
           });
         } catch (error) {

@@ -43,7 +43,12 @@ export type SandboxReply =
       /** Why the rows stop early: more rows or more bytes than allowed. */
       cut: 'rows' | 'bytes' | null;
     }
-  | { id: number; ok: false; message: string };
+  | { id: number; ok: false; message: string }
+  /** Rows ahead of the reply: the parent takes them in pieces, never all in one message. */
+  | { id: number; batch: SqlValue[][] };
+
+/** Rows per message to the parent: each is decoded in one go on the serving process's thread. */
+const ROWS_PER_MESSAGE = 4096;
 
 /** DuckDB reports these when the database can no longer be used; the process then ends. */
 const FATAL = /FATAL Error|database has been invalidated/i;
@@ -78,7 +83,7 @@ function collect(): void {
 }
 
 process.on('message', (message: SandboxRequest) => {
-  run(message)
+  run(message, (batch) => process.send!({ id: message.id, batch } satisfies SandboxReply))
     .finally(collect)
     .then(
       (reply) => process.send!(reply),
@@ -118,7 +123,10 @@ async function snapshotInstance(path: string): Promise<DuckDBInstance> {
   return database.instance;
 }
 
-async function run(request: SandboxRequest): Promise<SandboxReply> {
+async function run(
+  request: SandboxRequest,
+  send: (batch: SqlValue[][]) => void,
+): Promise<SandboxReply> {
   const instance = await snapshotInstance(request.snapshot);
   const connection = await instance.connect();
   try {
@@ -146,7 +154,8 @@ async function run(request: SandboxRequest): Promise<SandboxReply> {
     const statement = await boundedStatement(connection, request, types);
     const result = await (statement ? connection.stream(statement) : prepared.stream());
     const read = valueReader();
-    const rows: SqlValue[][] = [];
+    let rows: SqlValue[][] = [];
+    let count = 0;
     let bytes = namesBytes;
     let cut: 'rows' | 'bytes' | null = null;
     reading: for (;;) {
@@ -159,7 +168,7 @@ async function run(request: SandboxRequest): Promise<SandboxReply> {
         break;
       }
       for (const row of chunkRows(chunk, read)) {
-        if (rows.length === request.maxRows) {
+        if (count === request.maxRows) {
           cut = 'rows';
           break reading;
         }
@@ -169,6 +178,11 @@ async function run(request: SandboxRequest): Promise<SandboxReply> {
           break reading;
         }
         rows.push(row);
+        count++;
+      }
+      if (rows.length >= ROWS_PER_MESSAGE) {
+        send(rows);
+        rows = [];
       }
     }
     return { id: request.id, ok: true, columns, rows, cut };

@@ -7,6 +7,7 @@ import {
   SandboxUnavailable,
   type QueryResultSet,
   type SandboxLimits,
+  type SqlValue,
 } from '../store.js';
 import type { ChildSettings, SandboxReply, SandboxRequest } from './sandbox-child.js';
 
@@ -135,6 +136,8 @@ export class DuckDBSandbox {
 }
 
 interface Pending {
+  /** Rows sent ahead of the reply. */
+  rows: SqlValue[][];
   resolve: (result: QueryResultSet) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
@@ -164,7 +167,7 @@ class Slot {
           },
           Math.max(0, deadline - Date.now()),
         );
-        this.pending = { resolve, reject, timer };
+        this.pending = { rows: [], resolve, reject, timer };
         child.send(request);
       });
     } finally {
@@ -244,13 +247,19 @@ class Slot {
     if (child !== this.child || 'ready' in reply) return;
     const pending = this.pending;
     if (!pending) return;
+    if ('batch' in reply) {
+      for (const row of reply.batch) pending.rows.push(row);
+      return;
+    }
     this.pending = undefined;
     clearTimeout(pending.timer);
     // A statement cut at the caps leaves its engine result unread, holding engine memory the
     // process may not get back soon: a fresh process takes the next statement.
     if (reply.ok && reply.cut) this.kill();
-    if (reply.ok) pending.resolve({ columns: reply.columns, rows: reply.rows, cut: reply.cut });
-    else pending.reject(new SandboxRejection(limitsRefusal(reply.message) ?? reply.message));
+    if (reply.ok) {
+      for (const row of reply.rows) pending.rows.push(row);
+      pending.resolve({ columns: reply.columns, rows: pending.rows, cut: reply.cut });
+    } else pending.reject(new SandboxRejection(limitsRefusal(reply.message) ?? reply.message));
   }
 
   private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
