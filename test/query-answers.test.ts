@@ -83,6 +83,36 @@ forEachEngine((engine) => {
       assert.equal(csv.body, 'a,a_1\r\n1,2\r\n');
     });
 
+    test('NaN, the infinities, infinite dates and single-precision floats are shown as written', async () => {
+      const answer = await get(
+        query(
+          "SELECT CAST('NaN' AS DOUBLE PRECISION) AS n, CAST('Infinity' AS DOUBLE PRECISION) AS i, " +
+            "CAST('-Infinity' AS DOUBLE PRECISION) AS m, CAST(0.1 AS REAL) AS f, " +
+            "CAST('infinity' AS DATE) AS d, CAST('2024-03-19' AS DATE) AS day",
+        ),
+      );
+      assert.equal(answer.statusCode, 200, answer.body);
+      assert.deepEqual(answer.json().rows, [
+        { n: 'NaN', i: 'Infinity', m: '-Infinity', f: 0.1, d: 'infinity', day: '2024-03-19' },
+      ]);
+      const csv = await get(query("SELECT CAST('NaN' AS DOUBLE PRECISION) AS n", '&format=csv'));
+      assert.equal(csv.body, 'n\r\nNaN\r\n');
+    });
+
+    if (engine === 'duckdb') {
+      test('DuckDB: statements its parse tree check cannot print are said as the engine says them', async () => {
+        const infinite = await get(query('SELECT 1e999 AS x'));
+        assert.equal(infinite.statusCode, 200, infinite.body);
+        assert.deepEqual(infinite.json().rows, [{ x: 'Infinity' }]);
+        const second = await get(query('SELECT 1; DROP TABLE sources'));
+        assert.equal(second.statusCode, 400);
+        assert.equal(second.json().error, 'exactly one statement, a read-only SELECT, is allowed');
+        const typo = await get(query('SELECT (1'));
+        assert.equal(typo.statusCode, 400);
+        assert.match(typo.json().error, /^Parser Error: syntax error/);
+      });
+    }
+
     test('xml keeps tabs and line breaks of names and values as a parser reads them back', async () => {
       const answer = await get(
         query(

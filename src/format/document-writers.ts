@@ -38,6 +38,13 @@ export interface QueryResultDocument {
   rows: readonly (readonly (string | number | boolean | null)[])[];
 }
 
+/** A value of a json row: NaN and the infinities, which JSON has not, as their names in text. */
+function jsonValue(value: string | number | boolean | null): string {
+  return typeof value === 'number' && !Number.isFinite(value)
+    ? `"${String(value)}"`
+    : JSON.stringify(value);
+}
+
 /** Rows written between two turns of the event loop. */
 const ROWS_PER_SLICE = 2048;
 
@@ -94,7 +101,7 @@ export async function queryResultText(
       });
       piece += `${newline}${indent(2)}</row>`;
     } else {
-      const members = keys.map((key, index) => key + colon + JSON.stringify(row[index] ?? null));
+      const members = keys.map((key, index) => key + colon + jsonValue(row[index] ?? null));
       piece =
         members.length > 0
           ? objectOpen + members.join(memberSeparator) + objectClose

@@ -138,14 +138,32 @@ type Node = Record<string, unknown>;
  * may run. Names are compared case-insensitively, as DuckDB resolves them.
  */
 export function disallowedReferences(serialized: unknown): string[] {
-  const root = serialized as { error?: boolean; error_message?: string; statements?: unknown[] };
-  if (root.error) return [root.error_message ?? 'the statement cannot be parsed'];
+  const root = serialized as {
+    error?: boolean;
+    error_type?: string;
+    error_message?: string;
+    statements?: unknown[];
+  };
+  if (root.error) return [serializationError(root.error_type, root.error_message)];
   if (!Array.isArray(root.statements) || root.statements.length !== 1) {
     return [`exactly one statement is allowed, found ${root.statements?.length ?? 0}`];
   }
   const problems = new Set<string>();
   visit(root.statements, new Set(), problems);
   return [...problems];
+}
+
+/** Why the statement has no parse tree, said as the engine says it when running a statement. */
+function serializationError(type: string | undefined, message: string | undefined): string {
+  // The serializer takes SELECT statements only: a second statement of another kind ends here.
+  if (message?.startsWith('Only SELECT statements can be serialized')) {
+    return 'exactly one statement, a read-only SELECT, is allowed';
+  }
+  if (type === 'parser') return `Parser Error: ${message}`;
+  if (type === 'not implemented') {
+    return `Not implemented Error: ${message}: DuckDB does not implement this construct`;
+  }
+  return message ?? 'the statement cannot be parsed';
 }
 
 /**

@@ -39,7 +39,8 @@ export function valueReader(): ValueReader {
     if (value instanceof DuckDBDateValue) {
       let text = read.dates.get(value.days);
       if (text === undefined) {
-        text = value.toString();
+        // The driver writes the infinite dates as day numbers of the year 5881580.
+        text = value.isFinite ? value.toString() : value.days > 0 ? 'infinity' : '-infinity';
         read.dates.set(value.days, text);
       }
       return text;
