@@ -286,7 +286,8 @@ export function answerClientError(
   let message = `the request is not valid HTTP (${error.code ?? error.message})`;
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     status = 431;
-    message = 'the request line and headers are too large';
+    message =
+      'the request line and headers are too large (the query endpoint takes SQL of up to 100,000 characters, about 300 KB once percent-encoded)';
   } else if (error.code === 'HPE_INVALID_METHOD') {
     message = 'the request method is not valid HTTP; use GET';
   } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
