@@ -33,8 +33,8 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       description: `One SELECT (WITH ... SELECT included) over the tables observations and sources; no writes, settings, ATTACH, extensions, files or network. Time limit ${timeoutMs} ms from arrival (503 past it), at most ${maxRows} rows and ${maxBytes} bytes of rows (more are cut and reported in X-Error).`,
       querystring: queryEndpointSchema,
       response: documentedResponses(querySuccess, {
-        400: 'missing q, invalid SQL, or a statement the sandbox refuses',
-        503: 'the query ran past the time limit, the queue is full (see Retry-After), or the sandbox is restarting',
+        400: 'missing q, q holding a NUL or not percent-encoded UTF-8, invalid SQL, a statement the sandbox refuses, or column names longer than the byte cap',
+        503: 'the query ran past the time limit, the queue is full or earlier answers still wait for slow clients (see Retry-After), or the sandbox is restarting',
       }),
     },
     async (request, reply) => {
