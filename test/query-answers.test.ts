@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { serveLoggerOptions } from '../src/logging.js';
 import { forEachEngine, observation, startService, type TestService } from './support/harness.js';
 
 /**
@@ -180,11 +181,18 @@ forEachEngine((engine) => {
 
 describe('query endpoint: answers that slow clients have yet to read', () => {
   let service: TestService;
+  const lines: { level: number; msg: string }[] = [];
   let origin: string;
   before(async () => {
     // One sandbox place and a 16 MiB byte cap: answers held for clients are capped at 32 MiB.
     service = await startService(
-      { query: { timeoutMs: 20_000, maxRows: 100_000, maxBytes: 16 * 1024 * 1024 } },
+      {
+        query: { timeoutMs: 20_000, maxRows: 100_000, maxBytes: 16 * 1024 * 1024 },
+        logger: {
+          ...serveLoggerOptions('info', 'json'),
+          stream: { write: (line: string) => lines.push(JSON.parse(line)) },
+        },
+      },
       { sandbox: { workers: 1 } },
     );
     await service.store.startSandbox();
@@ -218,6 +226,16 @@ describe('query endpoint: answers that slow clients have yet to read', () => {
     assert.match(
       ((await refused.json()) as { error: string }).error,
       /still being sent to clients that read them slowly/,
+    );
+    // The operator sees it at the default level, with the request it turned away.
+    assert.ok(
+      lines.some(
+        (line) =>
+          line.level === 30 &&
+          line.msg ===
+            'query endpoint: 503 for /v1/exchangerate/query?q=SELECT%201%20AS%20one: earlier answers wait for slow clients',
+      ),
+      JSON.stringify(lines.slice(-5)),
     );
     // Rate answers do not wait on the query endpoint.
     assert.equal((await fetch(`${origin}/v1/exchangerate/latest`)).status, 200);

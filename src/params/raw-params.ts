@@ -120,9 +120,9 @@ function leniently(text: string): string {
 }
 
 /** User text made safe for the ASCII-only X-Error header and short enough to read. */
-export function clip(text: string): string {
+export function clip(text: string, length = 40): string {
   const printable = text.replace(/[^\x20-\x7e]/g, '?');
-  return printable.length > 40 ? `${printable.slice(0, 40)}...` : printable;
+  return printable.length > length ? `${printable.slice(0, length)}...` : printable;
 }
 
 export function readEnum<T extends string>(

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest, unavailable } from '../errors.js';
 import { queryResultText } from '../format/document-writers.js';
 import { GateFull, GateTimeout, QueryGate, UnsentAnswers } from '../http/query-gate.js';
-import { RawParams, readBoolean, readEnum } from '../params/raw-params.js';
+import { RawParams, clip, readBoolean, readEnum } from '../params/raw-params.js';
 import { problemsText } from '../params/problems.js';
 import { SandboxRejection, SandboxTimeout, SandboxUnavailable } from '../store/store.js';
 import { assertReadOnlySelect, uniqueColumnNames } from '../store/sql-guard.js';
@@ -61,6 +61,9 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       const run = async (): Promise<string> => {
         const deadline = arrival + timeoutMs;
         if (unsent.full) {
+          request.log.info(
+            `query endpoint: 503 for ${clip(request.url, 200)}: earlier answers wait for slow clients`,
+          );
           throw unavailable(
             'the answers of earlier queries are still being sent to clients that read them slowly; try again',
             retryAfter,
@@ -94,13 +97,22 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
             return rendered.text;
           });
         } catch (error) {
+          // What an operator sizes the sandbox by (places, queue, time limit) is logged, once per
+          // request; refusals of the SQL itself are the client's and are not.
+          const turnedAway = (message: string): void =>
+            request.log.info(`query endpoint: 503 for ${clip(request.url, 200)}: ${message}`);
           if (error instanceof GateFull) {
+            turnedAway(error.message);
             throw unavailable(`too many queries at once (${error.message}); try again`, retryAfter);
           }
           if (error instanceof GateTimeout || error instanceof SandboxTimeout) {
+            turnedAway(error.message);
             throw unavailable(`${error.message} (${timeoutMs} ms)`);
           }
-          if (error instanceof SandboxUnavailable) throw unavailable(error.message, 1);
+          if (error instanceof SandboxUnavailable) {
+            turnedAway(error.message);
+            throw unavailable(error.message, 1);
+          }
           if (error instanceof SandboxRejection) throw badRequest(error.message);
           throw error;
         }
