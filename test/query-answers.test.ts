@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { buildApp } from '../src/app.js';
 import { serveLoggerOptions } from '../src/logging.js';
+import { openServiceStore } from '../src/service-store.js';
 import { forEachEngine, observation, startService, type TestService } from './support/harness.js';
 
 /**
@@ -44,6 +49,9 @@ forEachEngine((engine) => {
         assert.equal(answer.statusCode, 400, `${encoded}: ${answer.body}`);
         assert.match(answer.json().error, /parameter q is not percent-encoded UTF-8/);
       }
+      // A second '?' is no part of the first name (as URLSearchParams reads it).
+      const doubled = await get('/v1/exchangerate/latest??symbols=USD');
+      assert.equal(doubled.headers['x-error'], undefined);
       // Elsewhere it is a parameter problem, said in X-Error like the others.
       const latest = await get('/v1/exchangerate/latest?symbols=%E9');
       assert.equal(latest.statusCode, 200);
@@ -89,12 +97,20 @@ forEachEngine((engine) => {
         query(
           "SELECT CAST('NaN' AS DOUBLE PRECISION) AS n, CAST('Infinity' AS DOUBLE PRECISION) AS i, " +
             "CAST('-Infinity' AS DOUBLE PRECISION) AS m, CAST(0.1 AS REAL) AS f, " +
-            "CAST('infinity' AS DATE) AS d, CAST('2024-03-19' AS DATE) AS day",
+            "CAST('infinity' AS DATE) AS d, CAST('2024-03-19' AS DATE) AS day, 'text' AS t",
         ),
       );
       assert.equal(answer.statusCode, 200, answer.body);
       assert.deepEqual(answer.json().rows, [
-        { n: 'NaN', i: 'Infinity', m: '-Infinity', f: 0.1, d: 'infinity', day: '2024-03-19' },
+        {
+          n: 'NaN',
+          i: 'Infinity',
+          m: '-Infinity',
+          f: 0.1,
+          d: 'infinity',
+          day: '2024-03-19',
+          t: 'text',
+        },
       ]);
       const csv = await get(query("SELECT CAST('NaN' AS DOUBLE PRECISION) AS n", '&format=csv'));
       assert.equal(csv.body, 'n\r\nNaN\r\n');
@@ -105,6 +121,9 @@ forEachEngine((engine) => {
         const infinite = await get(query('SELECT 1e999 AS x'));
         assert.equal(infinite.statusCode, 200, infinite.body);
         assert.deepEqual(infinite.json().rows, [{ x: 'Infinity' }]);
+        const besideText = await get(query("SELECT 'a' AS s, 1e999 AS x"));
+        assert.equal(besideText.statusCode, 400);
+        assert.match(besideText.json().error, /past the range of a double \(such as 1e999\)/);
         const second = await get(query('SELECT 1; DROP TABLE sources'));
         assert.equal(second.statusCode, 400);
         assert.equal(second.json().error, 'exactly one statement, a read-only SELECT, is allowed');
@@ -248,5 +267,52 @@ describe('query endpoint: answers that slow clients have yet to read', () => {
     }
     assert.equal(answered?.status, 200);
     second.destroy();
+  });
+
+  test('an answer whose client left before it was made holds nothing', async () => {
+    for (let client = 0; client < 3; client++) {
+      const socket = connect(Number(new URL(origin).port), '127.0.0.1');
+      const path = query("SELECT repeat('x', 1000) AS v FROM range(15000)", '&pretty_print=false');
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      socket.destroy();
+    }
+    // One sandbox place: these run after the three answers were made (and dropped).
+    for (let request = 0; request < 2; request++) {
+      const answer = await fetch(`${origin}${query('SELECT 1 AS one')}`);
+      assert.equal(answer.status, 200, await answer.text());
+    }
+  });
+});
+
+describe('query endpoint on DuckDB: an ETag from before a restart', () => {
+  test('does not match the answer of a database that changed meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fxrates-restart-'));
+    const path = join(dir, 'rates.duckdb');
+    const url = query('SELECT count(*) AS n FROM observations');
+    const serve = async (symbol: string): Promise<{ n: unknown; etag: string; held: number }> => {
+      const store = await openServiceStore(path);
+      const app = await buildApp({ store });
+      try {
+        await store.writeObservations([observation('ecb', symbol, '2024-03-19T15:00:00Z', 1.5)]);
+        const held = (await app.inject({ url, headers: { 'if-none-match': first?.etag ?? '' } }))
+          .statusCode;
+        const answer = await app.inject(url);
+        return { n: answer.json().rows[0].n, etag: String(answer.headers.etag), held };
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    };
+    let first: { etag: string } | undefined;
+    try {
+      first = await serve('USD');
+      const second = await serve('JPY');
+      assert.equal(second.n, 2);
+      assert.equal(second.held, 200, 'the ETag of the one-row answer matched after the restart');
+      assert.notEqual(second.etag, first.etag);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import { finished, type Writable } from 'node:stream';
 
 /** The queue of the query endpoint is full. */
 export class GateFull extends Error {}
@@ -73,12 +73,7 @@ export class UnsentAnswers {
   /** Counts `bytes` until `response` has been handed to the operating system, or dropped. */
   hold(bytes: number, response: Writable): void {
     this.bytes += bytes;
-    let released = false;
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      this.bytes -= bytes;
-    };
-    response.once('finish', release).once('close', release);
+    // Called at once for a response already closed (its client left while the answer was made).
+    finished(response, () => (this.bytes -= bytes));
   }
 }

@@ -92,7 +92,9 @@ export class RawParams {
  * are not UTF-8 into U+FFFD without a word.
  */
 function* queryPairs(queryString: string): Generator<[string, string, boolean]> {
-  for (const piece of queryString.split('&')) {
+  // As URLSearchParams, one leading '?' is not part of the first name.
+  const pairs = queryString.startsWith('?') ? queryString.slice(1) : queryString;
+  for (const piece of pairs.split('&')) {
     if (piece === '') continue;
     const equals = piece.indexOf('=');
     const rawName = equals < 0 ? piece : piece.slice(0, equals);

@@ -60,7 +60,9 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       // holding it gets its 304 without the statement running again.
       const run = async (): Promise<string> => {
         const deadline = arrival + timeoutMs;
-        if (unsent.full) {
+        // Asked on arrival and again on taking a place: the places may all have started together.
+        const assertRoom = (): void => {
+          if (!unsent.full) return;
           request.log.info(
             `query endpoint: 503 for ${clip(request.url, 200)}: earlier answers wait for slow clients`,
           );
@@ -68,9 +70,11 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
             'the answers of earlier queries are still being sent to clients that read them slowly; try again',
             retryAfter,
           );
-        }
+        };
+        assertRoom();
         try {
           return await gate.run(deadline, async () => {
+            assertRoom();
             const result = await context.store.runSandboxed(sql, { deadline, maxRows, maxBytes });
             const document = { columns: uniqueColumnNames(result.columns), rows: result.rows };
             const rendered = await queryResultText(
@@ -93,7 +97,7 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
                 return problems;
               },
             );
-            unsent.hold(rendered.text.length, reply.raw);
+            unsent.hold(Buffer.byteLength(rendered.text), reply.raw);
             return rendered.text;
           });
         } catch (error) {

@@ -151,6 +151,7 @@ async function run(
         message: `column ${columns[refused]} is of type ${DuckDBTypeId[types[refused]!]}, which the query endpoint does not return: cast it to DOUBLE or VARCHAR`,
       };
     }
+    const floats = types.flatMap((type, index) => (type === DuckDBTypeId.FLOAT ? [index] : []));
     const statement = await boundedStatement(connection, request, types);
     const result = await (statement ? connection.stream(statement) : prepared.stream());
     const read = valueReader();
@@ -168,6 +169,7 @@ async function run(
         break;
       }
       for (const row of chunkRows(chunk, read)) {
+        for (const column of floats) row[column] = shortestFloat(row[column]!);
         if (count === request.maxRows) {
           cut = 'rows';
           break reading;
@@ -208,8 +210,26 @@ function parsedTree(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return JSON.parse(text.replace(/(?<=[:,[]\s*)(?:-?Infinity|NaN)(?=\s*[,}\]])/g, 'null'));
+    // Strings are matched first and kept as they are: only bare words outside them change.
+    return JSON.parse(
+      text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/g, (token) =>
+        token.startsWith('"') ? token : 'null',
+      ),
+    );
   }
+}
+
+/**
+ * A FLOAT as the shortest decimal that reads back as the same single-precision number: read
+ * as a double it shows its binary noise (0.1 as 0.10000000149011612).
+ */
+function shortestFloat(value: SqlValue): SqlValue {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value;
+  for (let digits = 1; digits < 9; digits++) {
+    const shorter = Number(value.toPrecision(digits));
+    if (Math.fround(shorter) === value) return shorter;
+  }
+  return Number(value.toPrecision(9));
 }
 
 /**
@@ -224,14 +244,10 @@ async function boundedStatement(
   types: DuckDBTypeId[],
 ): Promise<string | undefined> {
   const capped = types.map((type) => type === DuckDBTypeId.VARCHAR || AS_TEXT.has(type));
-  // A FLOAT read as a double shows its binary noise (0.1 as 0.10000000149011612): it goes
-  // through its own shortest text instead.
-  const floats = types.map((type) => type === DuckDBTypeId.FLOAT);
-  if (!capped.includes(true) && !floats.includes(true)) return undefined;
+  if (!capped.includes(true)) return undefined;
   const inner = await printedBack(connection, request.sql);
   const names = types.map((_, index) => `c${index}`);
   const select = types.map((type, index) => {
-    if (floats[index]) return `CAST(CAST(${names[index]} AS VARCHAR) AS DOUBLE)`;
     if (!capped[index]) return names[index];
     const text = type === DuckDBTypeId.VARCHAR ? names[index] : `CAST(${names[index]} AS VARCHAR)`;
     return `CASE WHEN strlen(${text}) > ${request.maxValueBytes} THEN error('a value in column ${index + 1} is longer than ${request.maxValueBytes} bytes') ELSE ${text} END`;
@@ -244,11 +260,23 @@ async function boundedStatement(
  * can break a query around it.
  */
 async function printedBack(connection: DuckDBConnection, sql: string): Promise<string> {
-  const reader = await connection.runAndReadAll(
-    'SELECT json_deserialize_sql(json_serialize_sql(CAST($1 AS VARCHAR)))',
-    [sql],
-  );
-  return String(reader.getRows()[0]![0]);
+  try {
+    const reader = await connection.runAndReadAll(
+      'SELECT json_deserialize_sql(json_serialize_sql(CAST($1 AS VARCHAR)))',
+      [sql],
+    );
+    return String(reader.getRows()[0]![0]);
+  } catch (error) {
+    // The engine cannot read back a constant past the range of a double, which it wrote as a
+    // bare Infinity.
+    if (/expected type 'double'/.test((error as Error).message)) {
+      throw new Error(
+        "a number constant past the range of a double (such as 1e999) cannot be run beside text columns: write CAST('Infinity' AS DOUBLE)",
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 /** About the bytes a row makes in a response. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
@@ -23,6 +24,7 @@ export class SnapshotWriter {
   private scheduled: NodeJS.Timeout | undefined;
   private dirty = true;
   private sequence = 0;
+  private readonly run = randomBytes(6).toString('hex');
   private closed = false;
   /** How long the last build took: big databases refresh less often during long backfills. */
   private lastBuildMs = 0;
@@ -81,7 +83,9 @@ export class SnapshotWriter {
   private async build(): Promise<string> {
     const started = Date.now();
     this.dirty = false;
-    const name = `snapshot-${process.pid}-${++this.sequence}.duckdb`;
+    // The name is the query endpoint's ETag: unique across restarts too (a container's process
+    // is PID 1 each time), or an answer held from before would match rows it never had.
+    const name = `snapshot-${this.run}-${++this.sequence}.duckdb`;
     const partial = join(this.options.dir, `${name}.partial`);
     const connection = await this.instance.connect();
     try {
