@@ -180,9 +180,22 @@ export interface SandboxLimits {
  */
 export function assertCurrentSchema(description: string, applied: number, total: number): void {
   if (applied === 0) throw new Error(`${description} holds no fxrates database`);
+  assertNotNewerSchema(description, applied, total);
   if (applied < total) {
     throw new Error(
       `${description} holds an fxrates database of an older schema (${applied} of ${total} steps); open it once with fxrates serve or ingest to migrate it`,
+    );
+  }
+}
+
+/**
+ * Refuses a database a newer fxrates has migrated: this one would read and write tables whose
+ * shape it does not know (a replica left running through a rolling upgrade, a downgrade).
+ */
+export function assertNotNewerSchema(description: string, applied: number, total: number): void {
+  if (applied > total) {
+    throw new Error(
+      `${description} holds an fxrates database of a newer schema (${applied} steps; this fxrates knows ${total}): run the fxrates version that wrote it, or a newer one`,
     );
   }
 }

@@ -14,6 +14,7 @@ import {
   DEFAULT_SANDBOX_SETTINGS,
   EngineOutOfMemory,
   assertCurrentSchema,
+  assertNotNewerSchema,
   type Catalog,
   type ColumnBatch,
   type IngestLease,
@@ -169,6 +170,7 @@ export class DuckDBStore implements Store {
     if (!hasMeta && tables > 0) {
       throw new Error(`${this.description} holds tables, but no fxrates database`);
     }
+    assertNotNewerSchema(this.description, applied, MIGRATIONS.length);
     await this.writer.run(
       'CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value BIGINT NOT NULL)',
     );

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { replicaName } from '../../replica.js';
 import { TYPE_PARSERS } from './values.js';
 
@@ -117,4 +117,17 @@ export function isConnectionFailure(error: unknown): boolean {
     );
   }
   return DRIVER_CONNECTION_MESSAGES.test(error.message);
+}
+
+/**
+ * A pool whose connections never end the process: a connection the server drops (a restart,
+ * `pg_terminate_backend`, the network) emits an error event, and on one in use nothing else
+ * listens (the pool only listens to idle ones). Its statement fails with its own error, and the
+ * pool replaces the connection once it is released.
+ */
+export function connectionPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
 }

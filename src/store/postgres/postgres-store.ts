@@ -1,8 +1,9 @@
-import pg from 'pg';
+import type pg from 'pg';
 import Cursor from 'pg-cursor';
 import {
   DEFAULT_SANDBOX_SETTINGS,
   assertCurrentSchema,
+  assertNotNewerSchema,
   type Catalog,
   type ColumnBatch,
   type IngestState,
@@ -20,7 +21,13 @@ import { assertReadOnlySelect } from '../sql-guard.js';
 import { DatabaseUnavailable } from '../../errors.js';
 import { Turns } from '../../turns.js';
 import { redactUrl } from '../open.js';
-import { clientConfig, connectionProblem, describeUrl, isConnectionFailure } from './connection.js';
+import {
+  clientConfig,
+  connectionPool,
+  connectionProblem,
+  describeUrl,
+  isConnectionFailure,
+} from './connection.js';
 import { postgresDialect } from './dialect.js';
 import { PostgresLease } from './lease.js';
 import { MIGRATIONS, MIGRATION_LOCK, advisoryLock } from './migrations.js';
@@ -91,9 +98,7 @@ export class PostgresStore implements Store {
     // Read-only: the sessions themselves refuse writes, whatever runs on them.
     if (options.readOnly)
       config.options = `${config.options ?? ''} -c default_transaction_read_only=on`;
-    const pool = new pg.Pool({ ...config, max: 16 });
-    // An idle connection the server dropped: the pool replaces it; requests report their own.
-    pool.on('error', () => undefined);
+    const pool = connectionPool({ ...config, max: 16 });
     let client: pg.PoolClient;
     try {
       client = await pool.connect();
@@ -106,7 +111,9 @@ export class PostgresStore implements Store {
       // The schema this deployment works in: the first of the user's search_path.
       schema = (await client.query<{ schema: string }>('SELECT current_schema() AS schema'))
         .rows[0]!.schema;
-      await (options.readOnly ? checkSchema(client, options.url) : migrate(client, schema));
+      await (options.readOnly
+        ? checkSchema(client, options.url)
+        : migrate(client, schema, options.url));
     } catch (error) {
       client.release();
       await pool.end().catch(() => undefined);
@@ -460,18 +467,40 @@ async function checkSchema(client: pg.PoolClient, url: string): Promise<void> {
 }
 
 /** Applies the missing schema steps, one replica at a time. */
-async function migrate(client: pg.PoolClient, schema: string): Promise<void> {
+async function migrate(client: pg.PoolClient, schema: string, url: string): Promise<void> {
   await client.query('BEGIN');
   try {
     const lock = advisoryLock(MIGRATION_LOCK, schema);
     await client.query(`SELECT pg_advisory_xact_lock(${lock.args})`, lock.params);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS fxrates_migrations (
-         step integer PRIMARY KEY, applied_at timestamp NOT NULL DEFAULT now())`,
+    // Only when missing: a user that may write the tables but not create any (granted by an
+    // administrator) opens a migrated database all the same.
+    const { rows: present } = await client.query<{ present: boolean }>(
+      "SELECT to_regclass('fxrates_migrations') IS NOT NULL AS present",
     );
+    if (!present[0]!.present) {
+      await client.query(
+        `CREATE TABLE fxrates_migrations (
+           step integer PRIMARY KEY, applied_at timestamp NOT NULL DEFAULT now())`,
+      );
+    }
     const { rows } = await client.query<{ done: number }>(
       'SELECT count(*) AS done FROM fxrates_migrations',
     );
+    const where = `PostgreSQL ${redactUrl(url)}`;
+    assertNotNewerSchema(where, Number(rows[0]!.done), MIGRATIONS.length);
+    if (Number(rows[0]!.done) === 0) {
+      // Another program's tables are left as they are: fxrates writes only into its own.
+      const { rows: taken } = await client.query<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables
+         WHERE table_schema = $1 AND table_name = ANY($2) ORDER BY 1`,
+        [schema, ['meta', 'sources', 'observations', 'ingest_status', 'sandbox_credentials']],
+      );
+      if (taken.length > 0) {
+        throw new Error(
+          `${where} holds tables named as fxrates' own (${taken.map((row) => row.name).join(', ')}) in schema ${schema}, but no fxrates database: use another database or schema`,
+        );
+      }
+    }
     for (let step = Number(rows[0]!.done); step < MIGRATIONS.length; step++) {
       await client.query(MIGRATIONS[step]!);
       await client.query('INSERT INTO fxrates_migrations (step) VALUES ($1)', [step + 1]);
@@ -479,6 +508,14 @@ async function migrate(client: pg.PoolClient, schema: string): Promise<void> {
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
+    const code = (error as { code?: string }).code;
+    // Not allowed to create or change tables (privileges, or a read-only session or server).
+    if (code === '42501' || code === '25006') {
+      throw new Error(
+        `PostgreSQL ${redactUrl(url)}: the user may not create or change fxrates' tables in schema ${schema} (${(error as Error).message}); fxrates needs a user that may, e.g. the schema's owner or one granted CREATE on it`,
+        { cause: error },
+      );
+    }
     throw error;
   }
 }

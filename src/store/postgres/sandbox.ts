@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import Cursor from 'pg-cursor';
 import {
   SandboxRejection,
@@ -9,7 +9,7 @@ import {
   type SandboxLimits,
   type SqlValue,
 } from '../store.js';
-import { clientConfig, describeUrl, isConnectionFailure } from './connection.js';
+import { clientConfig, connectionPool, describeUrl, isConnectionFailure } from './connection.js';
 import { ROLE_LOCK, advisoryLock } from './migrations.js';
 import { plainValue } from './values.js';
 import { assertColumnNamesFit } from '../sql-guard.js';
@@ -105,8 +105,7 @@ export class PostgresSandbox {
 
   private async prepare(): Promise<void> {
     const url = this.queryUrl ?? (await this.setUpRole());
-    const pool = new pg.Pool({ ...clientConfig(url, 'query'), max: this.workers });
-    pool.on('error', () => undefined);
+    const pool = connectionPool({ ...clientConfig(url, 'query'), max: this.workers });
     // Fails here, with the reason, when the role cannot log in (pg_hba.conf, a wrong URL).
     const probe = await pool.connect().catch(async (error: unknown) => {
       await pool.end().catch(() => undefined);
