@@ -350,9 +350,12 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
     const rate = await apiRate('USD', 'GBP');
     const result = page.locator('#convert-result');
     await result.getByText(`1 USD = ${rate} GBP`).waitFor();
+    // A cross rate (GBP and USD both against the euro): the amount times the exact quotient,
+    // which no decimal text ends, to 30 decimals.
+    const converted = await apiRate('USD', 'GBP', '&amount=1000&decimals=30');
     assert.match(
       await result.innerText(),
-      new RegExp(`Exactly ${exactProduct('1000', rate).replace('.', '\\.')} GBP`),
+      new RegExp(`${converted.replace('.', '\\.')} GBP \\(to 30 decimals\\)`),
     );
     await page.close();
   });
@@ -378,6 +381,57 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
     );
     assert.equal(await page.locator('tr[data-code="GBP"] .badge.carried').count(), 1);
     await page.locator('.sources-card').screenshot({ path: join(ARTIFACTS, 'web-sources.png') });
+    await page.close();
+  });
+
+  test('a large amount through a cross rate is the amount the API converts, not a product of rounded rates', async () => {
+    const { page } = await open();
+    const result = page.locator('#convert-result');
+    await page.getByLabel('Amount').fill('1,000,000,000,000,000');
+    await page.getByLabel('From', { exact: true }).first().selectOption('USD');
+    await page.getByLabel('To', { exact: true }).first().selectOption('JPY');
+    await page.getByRole('button', { name: 'Convert' }).click();
+    await result.getByText('1 USD = ').waitFor();
+    const converted = await apiRate('USD', 'JPY', '&amount=1000000000000000&decimals=30');
+    const text = await result.innerText();
+    assert.ok(text.includes(converted), `${converted} in ${text}`);
+    const [whole = '', fraction = ''] = converted.split('.');
+    const shown = `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${String(
+      Math.round(Number(`0.${fraction}`) * 100),
+    ).padStart(2, '0')} JPY`;
+    assert.equal(await result.locator('.value').innerText(), shown);
+    await page.getByLabel('Amount').fill('1'.repeat(31));
+    await page.getByRole('button', { name: 'Convert' }).click();
+    await result.getByText('Enter an amount of at most 30 digits.').waitFor();
+    await page.close();
+  });
+
+  test('a date the browser cannot read is said so, never replaced by today', async () => {
+    const { page } = await open();
+    const result = page.locator('#convert-result');
+    await result.getByText('1 EUR = ').waitFor();
+    // A field left half typed: one part of the date cleared.
+    await page.locator('#convert-date').focus();
+    await page.keyboard.press('Backspace');
+    assert.equal(
+      await page.locator('#convert-date').evaluate((input) => (input as any).validity.badInput),
+      true,
+    );
+    await page.getByRole('button', { name: 'Convert' }).click();
+    await result.getByText('Enter a valid date').waitFor();
+    assert.equal(await page.locator('#convert-date').getAttribute('aria-invalid'), 'true');
+    await page.close();
+  });
+
+  test('with no source ticked, the summary names the default priority that is used', async () => {
+    const { page } = await open();
+    await page.locator('#source-picker summary').click();
+    for (const checkbox of await page.locator('#source-list input[type="checkbox"]').all())
+      if (await checkbox.isChecked()) await checkbox.uncheck();
+    await page
+      .locator('#sources-summary')
+      .getByText("none ticked: the service's default priority is used (imf, ecb")
+      .waitFor();
     await page.close();
   });
 
@@ -501,6 +555,32 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
       await page.close();
     } finally {
       await both.close();
+    }
+  });
+
+  test('data that ends before today, not fetched: the page opens on its newest date', async () => {
+    const newest = daysAgo(40);
+    const rows = observations().filter(
+      (row) => row.observationTime.toISOString().slice(0, 10) <= newest,
+    );
+    const stale = await startService({ web: built.web, today: () => today });
+    try {
+      await stale.store.writeObservations(rows);
+      const staleOrigin = await stale.app.listen({ port: 0, host: '127.0.0.1' });
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${staleOrigin}/`);
+      await page.waitForSelector('body[data-ready="true"]');
+      assert.equal(await page.locator('#convert-date').inputValue(), newest);
+      assert.equal(await page.locator('#table-date').inputValue(), newest);
+      await page.locator('#convert-result').getByText('1 EUR = ').waitFor();
+      assert.ok((await page.locator('#rates-table tbody tr').count()) > 3);
+      // A date with nothing held says that nothing is being fetched.
+      await page.locator('#table-date').fill(today);
+      await page.locator('#table-date').dispatchEvent('change');
+      await page.locator('#latest-message').getByText('It is not fetching new rates').waitFor();
+      await page.close();
+    } finally {
+      await stale.close();
     }
   });
 

@@ -1,4 +1,4 @@
-import { multiplyDecimals, roundDecimal } from '../exact-decimal.js';
+import { roundDecimal } from '../exact-decimal.js';
 
 const displayNames = ((): Intl.DisplayNames | null => {
   try {
@@ -28,9 +28,19 @@ export function readAmount(input: string): string | null {
   return text;
 }
 
-/** amount × rate, exactly. */
-export function convertedAmount(amount: string, rate: string): string {
-  return multiplyDecimals(amount, rate);
+/** The most digits the service takes in `amount`. */
+export const MAX_AMOUNT_DIGITS = 30;
+
+/**
+ * An amount read by readAmount as the service's `amount` parameter takes it ("0.5", not ".5";
+ * no zeros that add digits), or null when it has more digits than the service takes.
+ */
+export function amountParam(amount: string): string | null {
+  const [whole = '', fraction = ''] = amount.split('.');
+  const integer = whole.replace(/^0+/, '') || '0';
+  const decimals = fraction.replace(/0+$/, '');
+  const text = decimals ? `${integer}.${decimals}` : integer;
+  return text.replace('.', '').length <= MAX_AMOUNT_DIGITS ? text : null;
 }
 
 /**

@@ -10,7 +10,8 @@ import {
 } from './api.js';
 import { HistoryChart, type HistoryPoint } from './chart.js';
 import {
-  convertedAmount,
+  MAX_AMOUNT_DIGITS,
+  amountParam,
   currencyName,
   groupThousands,
   monthsBefore,
@@ -60,6 +61,13 @@ const state = {
   } as Record<CurrencySelect, string>,
   /** The date the service calls today (its latest answer's date). */
   today: todayUtc(),
+  /**
+   * The date the page shows first: today, or the newest date held when today has no rates
+   * (a service that is not fetching, with data that ends earlier).
+   */
+  shownDate: todayUtc(),
+  /** Whether the service fetches new rates; null until its status has answered. */
+  ingesting: null as boolean | null,
   showAllStatus: false,
 };
 
@@ -149,20 +157,49 @@ async function loadCurrencies(): Promise<void> {
 
 const convertRequests = latestOnly();
 
+/**
+ * The date in a date field: an emptied field goes back to the page's date (and shows it); one
+ * the browser cannot read (a half-typed or impossible date) or past the year 9999 is null, and
+ * the field is marked invalid, never silently replaced.
+ */
+function chosenDate(id: string): string | null {
+  const input = $<HTMLInputElement>(id);
+  if (!input.validity.badInput && input.value === '') input.value = state.shownDate;
+  const valid = !input.validity.badInput && /^\d{4}-\d{2}-\d{2}$/.test(input.value);
+  if (valid) input.removeAttribute('aria-invalid');
+  else input.setAttribute('aria-invalid', 'true');
+  return valid ? input.value : null;
+}
+
+const INVALID_DATE = 'Enter a valid date (the year, month and day of a calendar date).';
+
+/** Conversions are asked of the service to this many decimals; fewer means the answer is exact. */
+const CONVERSION_DECIMALS = 30;
+
 async function convert(): Promise<void> {
   const current = convertRequests();
   const result = $('convert-result');
   const amount = readAmount($<HTMLInputElement>('amount').value);
   const from = $<HTMLSelectElement>('from').value;
   const to = $<HTMLSelectElement>('to').value;
-  const date = $<HTMLInputElement>('convert-date').value || state.today;
+  const date = chosenDate('convert-date');
   result.dataset.kind = 'error';
   if (!amount) {
     result.textContent = 'Enter a positive amount, like 100 or 12.50.';
     $('amount').setAttribute('aria-invalid', 'true');
     return;
   }
+  const sent = amountParam(amount);
+  if (!sent) {
+    result.textContent = `Enter an amount of at most ${MAX_AMOUNT_DIGITS} digits.`;
+    $('amount').setAttribute('aria-invalid', 'true');
+    return;
+  }
   $('amount').removeAttribute('aria-invalid');
+  if (!date) {
+    result.textContent = INVALID_DATE;
+    return;
+  }
   if (!from || !to) {
     result.textContent = 'The service holds no currencies yet.';
     return;
@@ -180,26 +217,39 @@ async function convert(): Promise<void> {
   }
   try {
     const path = date === state.today ? '/v1/exchangerate/latest' : `/v1/exchangerate/${date}`;
-    const { body, notice } = await getJson<RatesOfDate>(path, {
-      base: from,
-      symbols: to,
-      sources: sourcesParam(),
-    });
+    const params = { base: from, symbols: to, sources: sourcesParam() };
+    // The rate of one unit, and the amount converted by the service: the exact product of the
+    // amount and the exact quotient of the published figures, rounded once.
+    const [{ body, notice }, converted] = await Promise.all([
+      getJson<RatesOfDate>(path, params),
+      getJson<RatesOfDate>(path, {
+        ...params,
+        amount: sent,
+        decimals: String(CONVERSION_DECIMALS),
+      }),
+    ]);
     if (!current()) return;
     const entry = body.rates[to];
-    if (!entry) {
+    const total = converted.body.rates[to]?.rate;
+    if (!entry || total === undefined) {
       result.dataset.kind = 'empty';
       result.textContent = `No ${from} to ${to} rate is held for ${body.date}${
         notice ? ` (${notice})` : ''
       }. Try another date, pair or source.`;
       return;
     }
-    const exact = convertedAmount(amount, entry.rate);
     const carried = utcDate(entry.observation_time) < body.date;
+    const decimals = total.split('.')[1]?.length ?? 0;
     result.dataset.kind = 'answer';
     result.replaceChildren(
-      answerLine(amount, from, readableDecimal(exact), to),
-      element('p', { className: 'exact muted', text: `Exactly ${exact} ${to}` }),
+      answerLine(amount, from, readableDecimal(total), to),
+      element('p', {
+        className: 'exact muted',
+        text:
+          decimals < CONVERSION_DECIMALS
+            ? `Exactly ${total} ${to}`
+            : `${total} ${to} (to ${CONVERSION_DECIMALS} decimals)`,
+      }),
       element('p', { className: 'rate', text: `1 ${from} = ${entry.rate} ${to}` }),
       element('p', {
         className: 'provenance muted',
@@ -239,9 +289,15 @@ const tableRequests = latestOnly();
 async function loadTable(): Promise<void> {
   const current = tableRequests();
   const base = $<HTMLSelectElement>('base').value;
-  const date = $<HTMLInputElement>('table-date').value || state.today;
+  const date = chosenDate('table-date');
   const tbody = $('rates-table').querySelector('tbody')!;
   setMessage('latest-message', '');
+  if (!date) {
+    tbody.replaceChildren();
+    $('latest-caption').textContent = '';
+    setMessage('latest-message', INVALID_DATE);
+    return;
+  }
   try {
     const path = date === state.today ? '/v1/exchangerate/latest' : `/v1/exchangerate/${date}`;
     const { body } = await getJson<RatesOfDate>(path, { base, sources: sourcesParam() });
@@ -256,7 +312,9 @@ async function loadTable(): Promise<void> {
       setMessage(
         'latest-message',
         `The service holds no rates against ${base || 'this base'} for ${body.date}. ` +
-          'It may still be fetching the publishers; see the publishers below.',
+          (state.ingesting === false
+            ? 'It is not fetching new rates; try an earlier date (see the publishers below for the dates each holds).'
+            : 'It may still be fetching the publishers; see the publishers below.'),
         'empty',
       );
       return;
@@ -310,8 +368,18 @@ async function loadTable(): Promise<void> {
 
 function filterTable(): void {
   const needle = $<HTMLInputElement>('table-filter').value.trim().toLowerCase();
-  for (const row of $('rates-table').querySelectorAll<HTMLTableRowElement>('tbody tr'))
+  const rows = [...$('rates-table').querySelectorAll<HTMLTableRowElement>('tbody tr')];
+  for (const row of rows)
     row.hidden = needle !== '' && !(row.dataset.search ?? '').includes(needle);
+  // Said when the filter hides every row; taken back (and only its own message) when not.
+  const message = $('latest-message');
+  if (rows.length > 0 && rows.every((row) => row.hidden)) {
+    setMessage('latest-message', `No currency matches “${needle}”.`, 'empty');
+    message.dataset.filter = 'true';
+  } else if (message.dataset.filter === 'true') {
+    setMessage('latest-message', '');
+    message.dataset.filter = 'false';
+  }
 }
 
 // History chart ----------------------------------------------------------------------------
@@ -332,7 +400,7 @@ async function loadChart(): Promise<void> {
     months === undefined
       ? // Every date held, with the sources' priority of the other answers (`/all` has its own).
         '/v1/exchangerate/*/*'
-      : `/v1/exchangerate/${monthsBefore(state.today, months)}/${state.today}`;
+      : `/v1/exchangerate/${monthsBefore(state.shownDate, months)}/${state.shownDate}`;
   try {
     const { body } = await getJson<RatesOfRange>(path, {
       base: from,
@@ -459,11 +527,11 @@ function renderSourcePicker(focusKey?: string, focusAction?: string): void {
   }
   const used = state.sources.filter((source) => source.used).map((source) => source.key);
   $('sources-summary').textContent =
-    sourcesParam() === undefined
-      ? `the service's default priority: ${used.join(', ')}`
-      : used.length > 0
-        ? `your priority: ${used.join(', ')}`
-        : 'none ticked: the default is used';
+    used.length === 0
+      ? `none ticked: the service's default priority is used (${state.defaultSources.join(', ')})`
+      : sourcesParam() === undefined
+        ? `the service's default priority: ${used.join(', ')}`
+        : `your priority: ${used.join(', ')}`;
 }
 
 let sourcesTimer: number | undefined;
@@ -581,7 +649,6 @@ async function refreshData(): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  for (const id of ['convert-date', 'table-date']) $<HTMLInputElement>(id).value = state.today;
   $('convert-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void convert();
@@ -624,14 +691,25 @@ async function start(): Promise<void> {
   });
 
   try {
-    const { body } = await getJson<RatesOfDate>('/v1/exchangerate/latest', { symbols: 'USD' });
-    if (body.date !== state.today) {
-      state.today = body.date;
-      for (const id of ['convert-date', 'table-date']) $<HTMLInputElement>(id).value = body.date;
+    const [latest, status] = await Promise.all([
+      getJson<RatesOfDate>('/v1/exchangerate/latest'),
+      getJson<StatusAnswer>('/v1/exchangerate/status').catch(() => null),
+    ]);
+    state.today = latest.body.date;
+    state.shownDate = latest.body.date;
+    if (status) {
+      state.ingesting = status.body.ingesting;
+      // Data that ends before today (an import served without fetching): its newest date.
+      const newest = status.body.sources
+        .map((row) => row.last_date ?? '')
+        .reduce((a, b) => (a > b ? a : b), '');
+      if (Object.keys(latest.body.rates).length === 0 && newest !== '' && newest < state.today)
+        state.shownDate = newest;
     }
   } catch {
     // The sections below say what failed.
   }
+  for (const id of ['convert-date', 'table-date']) $<HTMLInputElement>(id).value = state.shownDate;
   await Promise.all([loadSources().catch(() => undefined), loadStatus()]);
   await refreshData();
   document.body.dataset.ready = 'true';
