@@ -262,6 +262,10 @@ describe('web page in a browser', { skip: skipWithoutChromium }, () => {
       ),
       ['JPY'],
     );
+    await page.getByLabel('Filter').fill('zzz');
+    await page.locator('#latest-message').getByText('No currency matches “zzz”.').waitFor();
+    await page.getByLabel('Filter').fill('');
+    await page.locator('#latest-message').waitFor({ state: 'hidden' });
     await page.close();
   });
 
