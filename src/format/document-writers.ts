@@ -45,6 +45,27 @@ function jsonValue(value: string | number | boolean | null): string {
     : JSON.stringify(value);
 }
 
+/**
+ * Column names made unique for the json rows, where a repeated name would hide a value: a
+ * repeat gets the first free suffix `_1`, `_2`, ... that no other column already has.
+ */
+function uniqueColumnNames(names: readonly string[]): string[] {
+  const taken = new Set(names);
+  const seen = new Set<string>();
+  return names.map((name) => {
+    if (!seen.has(name)) {
+      seen.add(name);
+      return name;
+    }
+    let suffix = 1;
+    while (taken.has(`${name}_${suffix}`)) suffix++;
+    const unique = `${name}_${suffix}`;
+    taken.add(unique);
+    seen.add(unique);
+    return unique;
+  });
+}
+
 /** Rows written between two turns of the event loop. */
 const ROWS_PER_SLICE = 2048;
 
@@ -58,7 +79,8 @@ export interface RenderedQueryResult {
 
 /**
  * Rows of the query endpoint: json `{status, num_rows, columns, rows: [{col: value}]}`, csv, or
- * xml, with at most `maxBytes` of rows (whole rows; the rest are left out). `problems` are the
+ * xml, with at most `maxBytes` of rows (whole rows; the rest are left out), every column under a
+ * name of its own (see uniqueColumnNames). `problems` are the
  * parameter problems so far; the caller adds the cut and reports them all in X-Error, and they
  * are also written into the json and xml body.
  */
@@ -73,12 +95,12 @@ export async function queryResultText(
   const indent = (depth: number): string => (prettyPrint ? '  '.repeat(depth) : '');
   const pieces: string[] = [];
   let size = 0;
-  let replacedCharacters = format === 'xml' && !result.columns.every(isXmlText);
+  const columns = uniqueColumnNames(result.columns);
+  let replacedCharacters = format === 'xml' && !columns.every(isXmlText);
   // Attribute values: tabs and line breaks written as references, or a parser reads spaces.
-  const attributes = format === 'xml' ? result.columns.map(xmlAttribute) : [];
-  // Written out key by key: an object would lose a repeated name and put names that look like
-  // numbers first.
-  const keys = result.columns.map((column) => JSON.stringify(column));
+  const attributes = format === 'xml' ? columns.map(xmlAttribute) : [];
+  // Written out key by key: an object would put names that look like numbers first.
+  const keys = columns.map((column) => JSON.stringify(column));
   const [objectOpen, memberSeparator, objectClose] = prettyPrint
     ? ['\n    {\n      ', ',\n      ', '\n    }']
     : ['{', ',', '}'];
@@ -120,12 +142,12 @@ export async function queryResultText(
   const error = listed.length > 0 ? problemsText(listed) : undefined;
   let text: string;
   if (format === 'csv') {
-    text = csvLine(result.columns) + pieces.join('');
+    text = csvLine(columns) + pieces.join('');
   } else if (format === 'xml') {
     text = `${XML_DECLARATION}${newline}<exchangerates>${newline}${indent(1)}<status>success</status>`;
     if (error !== undefined) text += `${newline}${indent(1)}<error>${xmlText(error)}</error>`;
     text += `${newline}${indent(1)}<num_rows>${rowsShown}</num_rows>${newline}${indent(1)}<columns>`;
-    for (const column of result.columns)
+    for (const column of columns)
       text += `${newline}${indent(2)}<column>${xmlText(column)}</column>`;
     text += `${newline}${indent(1)}</columns>${newline}${indent(1)}<rows>${pieces.join('')}`;
     text += `${rowsShown > 0 ? `${newline}${indent(1)}` : ''}</rows>${newline}</exchangerates>${newline}`;
@@ -135,7 +157,7 @@ export async function queryResultText(
         status: 'success',
         ...(error !== undefined ? { error } : {}),
         num_rows: rowsShown,
-        columns: result.columns,
+        columns,
         rows: [],
       },
       prettyPrint,

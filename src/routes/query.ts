@@ -5,7 +5,7 @@ import { GateFull, GateTimeout, QueryGate, UnsentAnswers } from '../http/query-g
 import { RawParams, clip, readBoolean, readEnum } from '../params/raw-params.js';
 import { problemsText } from '../params/problems.js';
 import { SandboxRejection, SandboxTimeout, SandboxUnavailable } from '../store/store.js';
-import { assertReadOnlySelect, uniqueColumnNames } from '../store/sql-guard.js';
+import { assertReadOnlySelect } from '../store/sql-guard.js';
 import type { ServiceContext } from './context.js';
 import { CONTENT_TYPES, queryStringOf, readOnlyEndpoint, sendRepresentation } from './respond.js';
 import { documentedResponses } from './openapi-responses.js';
@@ -60,12 +60,14 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
       // holding it gets its 304 without the statement running again.
       const run = async (): Promise<string> => {
         const deadline = arrival + timeoutMs;
+        // What an operator sizes the sandbox by (places, queue, time limit) is logged, once per
+        // request; refusals of the SQL itself are the client's and are not.
+        const turnedAway = (message: string): void =>
+          request.log.info(`query endpoint: 503 for ${clip(request.url, 200)}: ${message}`);
         // Asked on arrival and again on taking a place: the places may all have started together.
         const assertRoom = (): void => {
           if (!unsent.full) return;
-          request.log.info(
-            `query endpoint: 503 for ${clip(request.url, 200)}: earlier answers wait for slow clients`,
-          );
+          turnedAway('earlier answers wait for slow clients');
           throw unavailable(
             'the answers of earlier queries are still being sent to clients that read them slowly; try again',
             retryAfter,
@@ -76,10 +78,9 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
           return await gate.run(deadline, async () => {
             assertRoom();
             const result = await context.store.runSandboxed(sql, { deadline, maxRows, maxBytes });
-            const document = { columns: uniqueColumnNames(result.columns), rows: result.rows };
             const rendered = await queryResultText(
               format,
-              document,
+              result,
               prettyPrint,
               maxBytes,
               (shown) => {
@@ -101,10 +102,6 @@ export function queryRoutes(app: FastifyInstance, context: ServiceContext): void
             return rendered.text;
           });
         } catch (error) {
-          // What an operator sizes the sandbox by (places, queue, time limit) is logged, once per
-          // request; refusals of the SQL itself are the client's and are not.
-          const turnedAway = (message: string): void =>
-            request.log.info(`query endpoint: 503 for ${clip(request.url, 200)}: ${message}`);
           if (error instanceof GateFull) {
             turnedAway(error.message);
             throw unavailable(`too many queries at once (${error.message}); try again`, retryAfter);

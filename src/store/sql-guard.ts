@@ -56,24 +56,3 @@ export function assertColumnNamesFit(columns: readonly string[], maxBytes: numbe
   }
   return bytes;
 }
-
-/**
- * Column names made unique for the json rows, where a repeated name would hide a value: a
- * repeat gets the first free suffix `_1`, `_2`, ... that no other column already has.
- */
-export function uniqueColumnNames(names: readonly string[]): string[] {
-  const taken = new Set(names);
-  const seen = new Set<string>();
-  return names.map((name) => {
-    if (!seen.has(name)) {
-      seen.add(name);
-      return name;
-    }
-    let suffix = 1;
-    while (taken.has(`${name}_${suffix}`)) suffix++;
-    const unique = `${name}_${suffix}`;
-    taken.add(unique);
-    seen.add(unique);
-    return unique;
-  });
-}
