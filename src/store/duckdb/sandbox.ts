@@ -232,7 +232,7 @@ class Slot {
         const how = signal ? `signal ${signal}` : `exit code ${code}`;
         const detail = firstProblemLine(this.stderr);
         const message = `the query sandbox could not start (${how}${detail ? `: ${detail}` : ''})`;
-        const memory = signal === 'SIGKILL' || /memory|bad_alloc|allocat/i.test(this.stderr);
+        const memory = signal === 'SIGKILL' || ranOutOfMemory(this.stderr);
         this.sandbox.startFailed(
           memory ? `${message}; is FXRATES_QUERY_MEMORY large enough?` : message,
         );
@@ -276,7 +276,7 @@ class Slot {
     const how = signal ? `signal ${signal}` : `exit code ${code}`;
     // The process's own error output (native frames, paths, versions) goes to the log only.
     const detail = firstProblemLine(this.stderr);
-    const memory = /memory|bad_alloc|allocat|heap limit/i.test(this.stderr);
+    const memory = ranOutOfMemory(this.stderr);
     this.sandbox.stopped(
       `query sandbox: a process stopped ${pending ? 'while running a query' : 'while idle'} (${how}${detail ? `: ${detail}` : ''}); it is being restarted`,
     );
@@ -388,6 +388,11 @@ function firstProblemLine(text: string): string {
     .split('\n')
     .find((line) => /error|fatal|out of memory|bad_alloc|cannot|failed/i.test(line));
   return problem?.trim().slice(0, 300) ?? lastLine(text);
+}
+
+/** A process's error output says it ran out of memory (the engine's, or Node's heap). */
+function ranOutOfMemory(stderr: string): boolean {
+  return /memory|bad_alloc|allocat|heap limit/i.test(stderr);
 }
 
 function lastLine(text: string): string {
