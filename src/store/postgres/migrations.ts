@@ -36,6 +36,11 @@ export const MIGRATIONS: readonly string[] = [
   REVOKE ALL ON sandbox_credentials FROM PUBLIC;`,
 ];
 
+/** The tables the schema steps create: on a database without fxrates, these names must be free. */
+export const FXRATES_TABLES: readonly string[] = MIGRATIONS.flatMap((step) =>
+  [...step.matchAll(/CREATE TABLE (\w+)/g)].map((match) => match[1]!),
+);
+
 /** Key of the advisory lock migrations run under. */
 export const MIGRATION_LOCK = 7_351_001;
 /** Key of the advisory lock the ingesting replica holds. */

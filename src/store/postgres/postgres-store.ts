@@ -30,7 +30,7 @@ import {
 } from './connection.js';
 import { postgresDialect } from './dialect.js';
 import { PostgresLease } from './lease.js';
-import { MIGRATIONS, MIGRATION_LOCK, advisoryLock } from './migrations.js';
+import { FXRATES_TABLES, MIGRATIONS, MIGRATION_LOCK, advisoryLock } from './migrations.js';
 import { PostgresSandbox } from './sandbox.js';
 import { timestampParameter } from './values.js';
 
@@ -493,7 +493,7 @@ async function migrate(client: pg.PoolClient, schema: string, url: string): Prom
       const { rows: taken } = await client.query<{ name: string }>(
         `SELECT table_name AS name FROM information_schema.tables
          WHERE table_schema = $1 AND table_name = ANY($2) ORDER BY 1`,
-        [schema, ['meta', 'sources', 'observations', 'ingest_status', 'sandbox_credentials']],
+        [schema, FXRATES_TABLES],
       );
       if (taken.length > 0) {
         throw new Error(
