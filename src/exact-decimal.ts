@@ -9,6 +9,12 @@ export interface Decimal {
   scale: number;
 }
 
+/**
+ * Digits a decimal request parameter (`amount`) may have: more would only make every rate longer,
+ * never truer. The page checks an amount against it before asking.
+ */
+export const MAX_DECIMAL_DIGITS = 30;
+
 const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 /** Reads '12.5', '-0.001', '.5', '1e-7', '1.2E+3'; undefined for anything else (and for exponents beyond ±10000). */

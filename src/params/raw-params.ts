@@ -1,4 +1,4 @@
-import { formatDecimal, parseDecimal, type Decimal } from '../exact-decimal.js';
+import { MAX_DECIMAL_DIGITS, formatDecimal, parseDecimal, type Decimal } from '../exact-decimal.js';
 import { SOURCES, findSource } from '../sources/registry.js';
 
 /**
@@ -170,9 +170,6 @@ export function readPositiveInteger(
   }
   return Math.min(number, saturation);
 }
-
-/** Digits a decimal parameter may have: more would only make every rate longer, never truer. */
-export const MAX_DECIMAL_DIGITS = 30;
 
 /**
  * A positive decimal in plain notation (12, 0.5, .25, 1000.125); anything else, zero, or more

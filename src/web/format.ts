@@ -1,4 +1,4 @@
-import { roundDecimal } from '../exact-decimal.js';
+import { MAX_DECIMAL_DIGITS, roundDecimal } from '../exact-decimal.js';
 
 const displayNames = ((): Intl.DisplayNames | null => {
   try {
@@ -28,9 +28,6 @@ export function readAmount(input: string): string | null {
   return text;
 }
 
-/** The most digits the service takes in `amount`. */
-export const MAX_AMOUNT_DIGITS = 30;
-
 /**
  * An amount read by readAmount as the service's `amount` parameter takes it ("0.5", not ".5";
  * no zeros that add digits), or null when it has more digits than the service takes.
@@ -40,7 +37,7 @@ export function amountParam(amount: string): string | null {
   const integer = whole.replace(/^0+/, '') || '0';
   const decimals = fraction.replace(/0+$/, '');
   const text = decimals ? `${integer}.${decimals}` : integer;
-  return text.replace('.', '').length <= MAX_AMOUNT_DIGITS ? text : null;
+  return text.replace('.', '').length <= MAX_DECIMAL_DIGITS ? text : null;
 }
 
 /**

@@ -9,8 +9,8 @@ import {
   type StatusAnswer,
 } from './api.js';
 import { HistoryChart, type HistoryPoint } from './chart.js';
+import { MAX_DECIMAL_DIGITS } from '../exact-decimal.js';
 import {
-  MAX_AMOUNT_DIGITS,
   amountParam,
   currencyName,
   groupThousands,
@@ -191,7 +191,7 @@ async function convert(): Promise<void> {
   }
   const sent = amountParam(amount);
   if (!sent) {
-    result.textContent = `Enter an amount of at most ${MAX_AMOUNT_DIGITS} digits.`;
+    result.textContent = `Enter an amount of at most ${MAX_DECIMAL_DIGITS} digits.`;
     $('amount').setAttribute('aria-invalid', 'true');
     return;
   }
