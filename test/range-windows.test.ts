@@ -4,6 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import { addDays } from '../src/dates.js';
 import { LONG_LOOK_BACK_DAYS } from '../src/resolve/rates-sql.js';
 import { periodStartOf, rangeWindows } from '../src/resolve/range-windows.js';
+import { planRateRequest, WHOLE_ANSWER_ROWS } from '../src/resolve/rate-request.js';
+import { duckdbDialect } from '../src/store/duckdb/dialect.js';
 import type { RateQuery } from '../src/resolve/rate-query.js';
 import type { Observation } from '../src/store/store.js';
 import { forEachEngine, observation, startService, type TestService } from './support/harness.js';
@@ -20,6 +22,48 @@ const QUERY: RateQuery = {
   aggregation: 'day',
   startIsKey: true,
 };
+
+describe('reading an answer whole or streamed', () => {
+  // The ECB holding 30 currencies (31 rows a day with EUR) from 2000 to 2019.
+  const symbols = Array.from({ length: 30 }, (_, index) =>
+    String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 88),
+  );
+  const catalog = new Map([
+    ['ecb', { symbols, firstDate: '2000-01-03', lastDate: '2019-12-31', observations: 155_000 }],
+  ]);
+  const plan = (path: Parameters<typeof planRateRequest>[0], query = ''): boolean =>
+    planRateRequest(path, `sources=ecb${query}`, catalog, duckdbDialect, '2024-01-01').readWhole;
+
+  test('one date, and a range of at most WHOLE_ANSWER_ROWS rows, are read whole; longer ranges are streamed', () => {
+    const days = Math.floor(WHOLE_ANSWER_ROWS / 31);
+    assert.equal(plan({ endpoint: 'date', date: '2010-06-01' }), true);
+    assert.equal(plan({ endpoint: 'latest' }), true);
+    const end = (count: number): string => addDays('2010-01-01', count - 1);
+    assert.equal(plan({ endpoint: 'range', start: '2010-01-01', end: end(days) }), true);
+    assert.equal(plan({ endpoint: 'range', start: '2010-01-01', end: end(days + 1) }), false);
+    // Fewer symbols make more days fit.
+    assert.equal(
+      plan({ endpoint: 'range', start: '2010-01-01', end: end(days * 10) }, '&symbols=AAX,BAX'),
+      true,
+    );
+    assert.equal(plan({ endpoint: 'all' }), false);
+  });
+
+  test('only the days the sources hold count: a century around one held year is read whole', () => {
+    const oneYear = new Map([
+      ['ecb', { symbols, firstDate: '2019-01-01', lastDate: '2019-12-31', observations: 8_000 }],
+    ]);
+    const whole = planRateRequest(
+      { endpoint: 'range', start: '1950-01-01', end: '2049-12-31' },
+      'sources=ecb',
+      oneYear,
+      duckdbDialect,
+      '2024-01-01',
+    );
+    assert.equal(whole.statements.length, 1);
+    assert.equal(whole.readWhole, true);
+  });
+});
 
 describe('cutting a range into windows', () => {
   test('windows cover the range newest first, without gaps or overlaps; only the first day of the range is a key by itself', () => {

@@ -30,6 +30,11 @@ export interface RatePlan {
   readonly statements: readonly string[];
   /** A range or all: an answer of any length. */
   ranged: boolean;
+  /**
+   * Whether the answer is read from the engine whole, in one call, instead of streamed chunk by
+   * chunk: one date, or a range of one statement of at most WHOLE_ANSWER_ROWS rows.
+   */
+  readonly readWhole: boolean;
   head: RateHead;
   writer: RateWriterOptions;
   /** The newest date the answer can hold, for Cache-Control. */
@@ -41,6 +46,15 @@ export interface RatePlan {
    */
   cacheKey: string | undefined;
 }
+
+/**
+ * Rows of a range answer read from the engine in one call, at most (an estimate from the days
+ * and the symbols held: a one-year range of every ECB currency is about 15,000). A streamed
+ * statement takes the engine four calls before its first chunk and one per chunk after it; a
+ * one-year range in JPY read whole took 16.1 ms to reach the service against 17.8 streamed.
+ * Longer answers are streamed, so that the service holds one chunk of them at a time.
+ */
+export const WHOLE_ANSWER_ROWS = 20_000;
 
 /**
  * Turns a rate request into the one SQL statement that answers it and the head of the response
@@ -115,6 +129,16 @@ export function planRateRequest(
         : `/* run as ${windowsOf().length} statements, newest dates first: this one over the dates of each window in turn, a window's first day a key only when a source observed on it */\n` +
           buildRatesSql(contributing(query, catalog), dialect));
   const ranged = path.endpoint === 'range' || path.endpoint === 'all';
+  const readWhole = (): boolean => {
+    if (!ranged) return true;
+    if (windowsOf().length > 1) return false;
+    const held = heldSpan(catalog, params.sources);
+    if (held === null) return true;
+    const first = held.first > start ? held.first : start;
+    const last = held.last < end ? held.last : end;
+    const days = first > last ? 0 : daysBetween(first, last) + 1;
+    return days * rowsPerDay(catalog, params) <= WHOLE_ANSWER_ROWS;
+  };
   const head: RateHead = {
     status: 'success',
     ...(ranged ? { start_date: start, end_date: end } : { date: start }),
@@ -131,6 +155,9 @@ export function planRateRequest(
       return statementsOf();
     },
     ranged,
+    get readWhole() {
+      return readWhole();
+    },
     cacheKey: ranged || params.problems.length > 0 ? undefined : cacheKeyOf(query, params),
     head,
     writer: {

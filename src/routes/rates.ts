@@ -131,6 +131,7 @@ async function sendRates(
       plan.head,
       rateRows(store, plan.statements, {
         ranged: plan.ranged,
+        whole: plan.readWhole,
         aggregated: plan.params.aggregation !== 'day',
         signal: gone,
       }),
@@ -181,7 +182,8 @@ async function sendRates(
 }
 
 /**
- * The rows of each statement in turn (a long range's windows, newest first). The statements of
+ * The rows of the answer: read whole when it is small (plan.readWhole), else streamed. Streamed,
+ * the rows of each statement in turn (a long range's windows, newest first). The statements of
  * the next windows (WINDOWS_AHEAD of them, or AGGREGATED_WINDOWS_AHEAD) start with the first,
  * and each next one as soon as a window is written, so that the engine computes them (holding
  * their results within its own memory limit) while this process writes the rows before them;
@@ -190,14 +192,22 @@ async function sendRates(
 async function* rateRows(
   store: Store,
   statements: readonly string[],
-  { ranged, aggregated, signal }: { ranged: boolean; aggregated: boolean; signal?: AbortSignal },
+  {
+    ranged,
+    whole,
+    aggregated,
+    signal,
+  }: { ranged: boolean; whole: boolean; aggregated: boolean; signal?: AbortSignal },
 ): AsyncIterable<RateBatch> {
-  if (!ranged) {
+  if (whole) {
+    const read = (): Promise<ColumnBatch[]> => store.readColumns(statements[0]!);
     let batches: ColumnBatch[];
     try {
+      // A range takes its turn among the range statements, as a streamed one does.
       batches = await whenMemoryAllows(
-        () => store.readColumns(statements[0]!),
-        ONE_DATE_MEMORY_WAIT_MS,
+        ranged ? () => computing.run(read, signal) : read,
+        ranged ? MEMORY_WAIT_MS : ONE_DATE_MEMORY_WAIT_MS,
+        signal,
       );
     } catch (error) {
       if (error instanceof EngineOutOfMemory) {
