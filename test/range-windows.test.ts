@@ -63,6 +63,53 @@ describe('reading an answer whole or streamed', () => {
     assert.equal(whole.statements.length, 1);
     assert.equal(whole.readWhole, true);
   });
+
+  describe('over HTTP', () => {
+    let service: TestService;
+    let windowed: TestService;
+    const calls = { whole: 0, streamed: 0 };
+    before(async () => {
+      service = await startService({ today: () => '2024-06-01' });
+      windowed = await startService({ today: () => '2024-06-01', rowsPerWindow: 200 });
+      const observations: Observation[] = [];
+      for (let day = 0; day < 800; day++) {
+        const date = addDays('2020-01-01', day);
+        for (const [index, symbol] of [...symbols, 'USD'].entries())
+          observations.push(
+            observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999),
+          );
+      }
+      for (const each of [service, windowed]) await each.store.writeObservations(observations);
+      // The app reads through this very store: its two ways of reading are counted.
+      const { store } = service;
+      const readColumns = store.readColumns.bind(store);
+      const streamColumns = store.streamColumns.bind(store);
+      store.readColumns = (sql) => (calls.whole++, readColumns(sql));
+      store.streamColumns = (sql) => (calls.streamed++, streamColumns(sql));
+    });
+    after(async () => {
+      await service?.close();
+      await windowed?.close();
+    });
+
+    for (const [range, whole] of [
+      ['2020-01-01/2020-12-31', true], // 366 days x 32 rows a day: 11,712
+      ['2020-01-01/2021-12-31', false], // 731 days: 23,392
+    ] as const) {
+      test(`/${range}: ${whole ? 'read whole' : 'streamed'}, the answer of many windows`, async () => {
+        calls.whole = calls.streamed = 0;
+        const url = `/v1/exchangerate/${range}?base=EUR`;
+        const [answer, cut] = await Promise.all([
+          service.app.inject(url),
+          windowed.app.inject(url),
+        ]);
+        assert.equal(answer.statusCode, 200);
+        assert.ok(answer.body.length > 100_000);
+        assert.equal(answer.body, cut.body);
+        assert.deepEqual(calls, whole ? { whole: 1, streamed: 0 } : { whole: 0, streamed: 1 });
+      });
+    }
+  });
 });
 
 describe('cutting a range into windows', () => {

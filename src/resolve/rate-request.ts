@@ -31,10 +31,12 @@ export interface RatePlan {
   /** A range or all: an answer of any length. */
   ranged: boolean;
   /**
-   * Whether the answer is read from the engine whole, in one call, instead of streamed chunk by
-   * chunk: one date, or a range of one statement of at most WHOLE_ANSWER_ROWS rows.
+   * Whether the answer can be read from the engine whole, in one call, instead of streamed chunk
+   * by chunk: one date, or a range of one statement of at most WHOLE_ANSWER_ROWS rows.
    */
   readonly readWhole: boolean;
+  /** How many rows the answer has at most (days held in the range times rows a day). */
+  readonly mostRows: number;
   head: RateHead;
   writer: RateWriterOptions;
   /** The newest date the answer can hold, for Cache-Control. */
@@ -129,16 +131,17 @@ export function planRateRequest(
         : `/* run as ${windowsOf().length} statements, newest dates first: this one over the dates of each window in turn, a window's first day a key only when a source observed on it */\n` +
           buildRatesSql(contributing(query, catalog), dialect));
   const ranged = path.endpoint === 'range' || path.endpoint === 'all';
-  const readWhole = (): boolean => {
-    if (!ranged) return true;
-    if (windowsOf().length > 1) return false;
+  const mostRows = (): number => {
+    if (!ranged) return rowsPerDay(catalog, params);
     const held = heldSpan(catalog, params.sources);
-    if (held === null) return true;
+    if (held === null) return 0;
     const first = held.first > start ? held.first : start;
     const last = held.last < end ? held.last : end;
     const days = first > last ? 0 : daysBetween(first, last) + 1;
-    return days * rowsPerDay(catalog, params) <= WHOLE_ANSWER_ROWS;
+    return days * rowsPerDay(catalog, params);
   };
+  const readWhole = (): boolean =>
+    !ranged || (windowsOf().length === 1 && mostRows() <= WHOLE_ANSWER_ROWS);
   const head: RateHead = {
     status: 'success',
     ...(ranged ? { start_date: start, end_date: end } : { date: start }),
@@ -157,6 +160,9 @@ export function planRateRequest(
     ranged,
     get readWhole() {
       return readWhole();
+    },
+    get mostRows() {
+      return mostRows();
     },
     cacheKey: ranged || params.problems.length > 0 ? undefined : cacheKeyOf(query, params),
     head,

@@ -125,13 +125,14 @@ async function sendRates(
     return reply.send(stored.body);
   }
   const gone = plan.ranged ? trackRangeAnswer(reply.raw) : undefined;
+  const whole = plan.readWhole && (!plan.ranged || holdWhole(reply.raw, plan.mostRows));
   const body = (): AsyncIterable<string> =>
     writeRates(
       format,
       plan.head,
       rateRows(store, plan.statements, {
         ranged: plan.ranged,
-        whole: plan.readWhole,
+        whole,
         aggregated: plan.params.aggregation !== 'day',
         signal: gone,
       }),
@@ -239,6 +240,26 @@ function trackRangeAnswer(response: ServerResponse): AbortSignal {
   });
   return gone.signal;
 }
+
+/**
+ * Whether a range answer of at most `rows` rows may be read whole: it is then held in this
+ * process until its client has read it, so the rows held so (as estimated) stay below
+ * WHOLE_ROWS_HELD; past it, an answer is streamed, and the engine holds it within its memory
+ * limit. The rows are counted until the response closes.
+ */
+function holdWhole(response: ServerResponse, rows: number): boolean {
+  if (wholeRowsHeld + rows > WHOLE_ROWS_HELD) return false;
+  wholeRowsHeld += rows;
+  response.once('close', () => (wholeRowsHeld -= rows));
+  return true;
+}
+
+/**
+ * Rows of range answers read whole and not yet sent, at most, as estimated: thirteen one-year
+ * ranges of every ECB currency (about 0.9 MB each in this process as read).
+ */
+const WHOLE_ROWS_HELD = 200_000;
+let wholeRowsHeld = 0;
 
 /**
  * Range answers in flight in this process, from their planning to the close of their response.
