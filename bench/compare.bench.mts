@@ -12,8 +12,8 @@
  *   uncached one-date requests, one-year ranges, the full history (pretty and compact json),
  *   month aggregation over everything and response-cache hits, from N keep-alive clients each
  *   sending its next request when the previous answer is complete (the one-date and one-year
- *   scenarios in three rounds taken in turn, each figure the median round); the server's peak
- *   RSS above the warmed process (VmHWM after clear_refs) per scenario; the cache hits against a bare
+ *   scenarios in three rounds taken in turn, each figure the median of the rounds'); the server's
+ *   peak RSS above the warmed process (VmHWM after clear_refs) per scenario; the cache hits against a bare
  *   node:http server answering the same bytes and headers (bench/bare-server.mjs), the ceiling,
  *   in rounds taken in turn with fxrates' own;
  * - Frankfurter v1's published figures (ECB data, other machine) beside fxrates' own: one date
@@ -786,7 +786,8 @@ function medianRound(rounds: Measurement[]): Measurement {
 /**
  * The one-date and one-year scenarios (those of many requests, one at a time or 32 at once):
  * measured in ROUNDS rounds taken in turn, each round every ROUNDS-th of a scenario's requests,
- * so that the noise of a shared machine hits them all alike; each figure is its median round.
+ * so that the noise of a shared machine hits them all alike; each figure (p50, req/s, MB/s) is
+ * the median of the rounds', the peak memory the largest.
  * (Each round asks other dates: none is answered from the cache.)
  */
 function inRounds(scenario: Scenario): boolean {
@@ -805,17 +806,28 @@ async function measureInRounds(
     for (const scenario of scenarios) {
       const measured = rounds.get(scenario.id) ?? [];
       if (measured.length < r) continue;
+      // The warm-up once; later rounds open their connections with one request each of it (a
+      // one-date warm-up asks the timed dates in another base: no timed answer is cached).
       const round: Scenario = {
         ...scenario,
         paths: scenario.paths.filter((_, index) => index % ROUNDS === r),
-        warmup: r === 0 ? scenario.warmup : [],
+        warmup: r === 0 ? scenario.warmup : scenario.warmup.slice(0, scenario.connections),
       };
       const figure = await attempt(run, fxrates, round, scenario.id);
       if (figure) rounds.set(scenario.id, [...measured, figure]);
     }
   }
   for (const [id, measured] of rounds) {
-    if (measured.length === ROUNDS) run.figures.set(id, medianRound(measured));
+    if (measured.length !== ROUNDS) continue;
+    // Each figure the median of the rounds' own.
+    const middle = (figure: (m: Measurement) => number): number => median(measured.map(figure));
+    run.figures.set(id, {
+      ...medianRound(measured),
+      p50: middle((m) => m.p50),
+      reqPerSec: middle((m) => m.reqPerSec),
+      mbPerSec: middle((m) => m.mbPerSec),
+      peakMiB: Math.max(...measured.map((m) => m.peakMiB)),
+    });
   }
 }
 
