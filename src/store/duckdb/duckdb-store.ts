@@ -64,23 +64,24 @@ const FATAL = /FATAL Error|database has been invalidated/i;
 const OUT_OF_MEMORY = /^Out of Memory Error/;
 
 /**
- * The embedded store. Untrusted SQL never runs in this process (see sandbox.ts); the instance
- * is locked down all the same: no file access but the sandbox snapshots' folder, no network,
- * no extension loading, configuration frozen, memory capped. Writes go through one
- * connection, one batch at a time; reads each get their own connection.
- */
-/**
  * Optimizer passes the engine skips. Each costs more in planning than it saves on fxrates'
  * statements, which join few, small, hand-ordered steps; for a one-date answer planning is about
  * half the engine's time. Measured on the ECB history, the same statements interleaved with and
  * without them skipped (medians, base JPY): one date 2.23 to 2.03 ms, one date of two symbols in
  * USD 2.66 to 2.28, a one-year range 11.0 to 10.6, five years by month 34.4 to 28.9, the whole
- * history of two symbols 21.0 to 19.8; a window of /all 3% faster. Skipping the expression
- * rewriter or common subexpressions as well made the one date faster still but the long
- * statements 20-60% slower. Results do not depend on it: an optimizer pass only chooses a plan.
+ * history of two symbols 21.0 to 19.8; a window of /all the same within noise. Skipping the
+ * expression rewriter or common subexpressions as well made the one date faster still but the
+ * long statements 20-60% slower. Results do not depend on it: an optimizer pass only chooses a
+ * plan.
  */
 const SKIPPED_OPTIMIZERS = 'statistics_propagation,join_order,common_subplan';
 
+/**
+ * The embedded store. Untrusted SQL never runs in this process (see sandbox.ts); the instance
+ * is locked down all the same: no file access but the sandbox snapshots' folder, no network,
+ * no extension loading, configuration frozen, memory capped. Writes go through one
+ * connection, one batch at a time; reads each get their own connection.
+ */
 export class DuckDBStore implements Store {
   readonly dialect = duckdbDialect;
   readonly ingestLease = SOLE_PROCESS;
