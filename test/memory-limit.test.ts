@@ -2,32 +2,13 @@ import assert from 'node:assert/strict';
 import { get, type ClientRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
-import { addDays } from '../src/dates.js';
-import { EngineOutOfMemory, type ColumnBatch, type Observation } from '../src/store/store.js';
-import { observation, readRows, startService, type TestService } from './support/harness.js';
+import { EngineOutOfMemory, type ColumnBatch } from '../src/store/store.js';
+import { dailyObservations, readRows, startService, type TestService } from './support/harness.js';
 
 /**
  * Long answers read slowly each hold a window's rows in the engine. Past DuckDB's memory limit
  * the next statement fails; an answer then waits for memory instead of being cut short.
  */
-
-/**
- * `count` made-up currencies of one EUR-relative source and USD (the default base, without
- * which no rate can be given), each with a rate on each of `days` days from `from`.
- */
-function dailyObservations(count: number, days: number, from: string): Observation[] {
-  const symbols = Array.from({ length: count }, (_, index) =>
-    String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 88),
-  );
-  const rows: Observation[] = [];
-  for (let day = 0; day < days; day++) {
-    const date = addDays(from, day);
-    for (const [index, symbol] of symbols.entries())
-      rows.push(observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999));
-    rows.push(observation('ecb', 'USD', `${date}T15:00:00Z`, 1.1 + day / 99_999));
-  }
-  return rows;
-}
 
 describe('answers under the engine memory limit', () => {
   let service: TestService;

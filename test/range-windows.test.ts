@@ -8,7 +8,14 @@ import { planRateRequest, WHOLE_ANSWER_ROWS } from '../src/resolve/rate-request.
 import { duckdbDialect } from '../src/store/duckdb/dialect.js';
 import type { RateQuery } from '../src/resolve/rate-query.js';
 import type { Observation } from '../src/store/store.js';
-import { forEachEngine, observation, startService, type TestService } from './support/harness.js';
+import {
+  dailyObservations,
+  forEachEngine,
+  madeUpSymbols,
+  observation,
+  startService,
+  type TestService,
+} from './support/harness.js';
 
 const QUERY: RateQuery = {
   start: '2020-01-01',
@@ -25,9 +32,7 @@ const QUERY: RateQuery = {
 
 describe('reading an answer whole or streamed', () => {
   // The ECB holding 30 currencies (31 rows a day with EUR) from 2000 to 2019.
-  const symbols = Array.from({ length: 30 }, (_, index) =>
-    String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 88),
-  );
+  const symbols = madeUpSymbols(30);
   const catalog = new Map([
     ['ecb', { symbols, firstDate: '2000-01-03', lastDate: '2019-12-31', observations: 155_000 }],
   ]);
@@ -71,14 +76,8 @@ describe('reading an answer whole or streamed', () => {
     before(async () => {
       service = await startService({ today: () => '2024-06-01' });
       windowed = await startService({ today: () => '2024-06-01', rowsPerWindow: 200 });
-      const observations: Observation[] = [];
-      for (let day = 0; day < 800; day++) {
-        const date = addDays('2020-01-01', day);
-        for (const [index, symbol] of [...symbols, 'USD'].entries())
-          observations.push(
-            observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999),
-          );
-      }
+      // The 30 currencies and USD, each day: 32 rows a day with EUR.
+      const observations = dailyObservations(30, 800, '2020-01-01');
       for (const each of [service, windowed]) await each.store.writeObservations(observations);
       // The app reads through this very store: its two ways of reading are counted.
       const { store } = service;

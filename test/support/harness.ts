@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.js';
+import { addDays } from '../../src/dates.js';
 import { openServiceStore } from '../../src/service-store.js';
 import type { OpenOptions } from '../../src/store/open.js';
 import type { Observation, SqlValue, Store } from '../../src/store/store.js';
@@ -106,6 +107,28 @@ export function observation(
   rate: number,
 ): Observation {
   return { source, symbol, observationTime: new Date(time), rate };
+}
+
+/** `count` made-up currency codes: AAX, BAX, ... ZAX, ABX, ... */
+export function madeUpSymbols(count: number): string[] {
+  return Array.from({ length: count }, (_, index) =>
+    String.fromCharCode(65 + (index % 26), 65 + Math.floor(index / 26), 88),
+  );
+}
+
+/**
+ * `count` made-up currencies of one EUR-relative source (ecb) and USD (the default base, without
+ * which no rate can be given), each with a rate on each of `days` days from `from`.
+ */
+export function dailyObservations(count: number, days: number, from: string): Observation[] {
+  const rows: Observation[] = [];
+  for (let day = 0; day < days; day++) {
+    const date = addDays(from, day);
+    for (const [index, symbol] of madeUpSymbols(count).entries())
+      rows.push(observation('ecb', symbol, `${date}T15:00:00Z`, 1 + index / 7 + day / 9_999));
+    rows.push(observation('ecb', 'USD', `${date}T15:00:00Z`, 1.1 + day / 99_999));
+  }
+  return rows;
 }
 
 export async function getJson(
