@@ -13,9 +13,9 @@
  *   month aggregation over everything and response-cache hits, from N keep-alive clients each
  *   sending its next request when the previous answer is complete (the one-date and one-year
  *   scenarios in three rounds taken in turn, each figure the median of the rounds'); the server's
- *   peak RSS above the warmed process (VmHWM after clear_refs) per scenario; the cache hits against a bare
- *   node:http server answering the same bytes and headers (bench/bare-server.mjs), the ceiling,
- *   in rounds taken in turn with fxrates' own;
+ *   peak RSS above the warmed process (VmHWM after clear_refs) per scenario; the cache hits
+ *   against a bare node:http server answering the same bytes and headers
+ *   (bench/bare-server.mjs), the ceiling, in rounds taken in turn with fxrates' own;
  * - Frankfurter v1's published figures (ECB data, other machine) beside fxrates' own: one date
  *   and one-year ranges in JPY and USD, and, on the ECB file, in EUR as the peer answers them;
  *   with FXRATES_BENCH_PEER_URL (a Frankfurter v1 over the same ECB data) a side-by-side run;
@@ -818,17 +818,21 @@ async function measureInRounds(
     }
   }
   for (const [id, measured] of rounds) {
-    if (measured.length !== ROUNDS) continue;
-    // Each figure the median of the rounds' own.
-    const middle = (figure: (m: Measurement) => number): number => median(measured.map(figure));
-    run.figures.set(id, {
-      ...medianRound(measured),
-      p50: middle((m) => m.p50),
-      reqPerSec: middle((m) => m.reqPerSec),
-      mbPerSec: middle((m) => m.mbPerSec),
-      peakMiB: Math.max(...measured.map((m) => m.peakMiB)),
-    });
+    if (measured.length === ROUNDS) run.figures.set(id, medianFigures(measured));
   }
+}
+
+/** Each figure the median of the rounds' own (the peak memory the largest), with their requests. */
+function medianFigures(rounds: Measurement[]): Measurement {
+  const middle = (figure: (m: Measurement) => number): number => median(rounds.map(figure));
+  return {
+    requests: rounds.reduce((sum, round) => sum + round.requests, 0),
+    p50: middle((m) => m.p50),
+    reqPerSec: middle((m) => m.reqPerSec),
+    mbPerSec: middle((m) => m.mbPerSec),
+    peakMiB: Math.max(...rounds.map((m) => m.peakMiB)),
+    rssMiB: middle((m) => m.rssMiB),
+  };
 }
 
 /** The cache hits on fxrates and on the bare server, interleaved round by round. */
