@@ -29,8 +29,7 @@ export function rangeWindows(
 ): RateQuery[] {
   if (held === null) return [query];
   const days = Math.max(1, Math.floor(rowsPerWindow / Math.max(1, rowsPerDay)));
-  const first = held && held.first > query.start ? held.first : query.start;
-  const last = held && held.last < query.end ? held.last : query.end;
+  const { first, last } = heldPart(query.start, query.end, held);
   if (first > last || days > daysBetween(first, last)) return [query];
   const windows: RateQuery[] = [];
   let end = query.end;
@@ -47,6 +46,21 @@ export function rangeWindows(
     windows.push({ ...query, start, end, startIsKey: false });
     end = newest = addDays(start, -1);
   }
+}
+
+/**
+ * The dates from `start` to `end` that lie within `held` (the first and last dates the sources
+ * hold; all of them without it): none when `first` comes after `last`.
+ */
+export function heldPart(
+  start: string,
+  end: string,
+  held?: { first: string; last: string },
+): { first: string; last: string } {
+  return {
+    first: held && held.first > start ? held.first : start,
+    last: held && held.last < end ? held.last : end,
+  };
 }
 
 /**

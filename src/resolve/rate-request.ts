@@ -8,7 +8,7 @@ import type { RateHead, RateWriterOptions } from '../format/rate-writers.js';
 import type { SqlDialect } from '../store/store.js';
 import type { RateQuery } from './rate-query.js';
 import { buildRatesSql } from './rates-sql.js';
-import { rangeWindows } from './range-windows.js';
+import { heldPart, rangeWindows } from './range-windows.js';
 import { problemsText } from '../params/problems.js';
 
 /** What the path of a rate request named: the endpoint and its raw date segments. */
@@ -135,8 +135,7 @@ export function planRateRequest(
     if (!ranged) return rowsPerDay(catalog, params);
     const held = heldSpan(catalog, params.sources);
     if (held === null) return 0;
-    const first = held.first > start ? held.first : start;
-    const last = held.last < end ? held.last : end;
+    const { first, last } = heldPart(start, end, held);
     const days = first > last ? 0 : daysBetween(first, last) + 1;
     return days * rowsPerDay(catalog, params);
   };
