@@ -73,6 +73,8 @@ export class PostgresStore implements Store {
   private writeQueue: Promise<unknown> = Promise.resolve();
   /** The server was found out of reach and not yet back: the outage is logged once. */
   private unreachable = false;
+  /** Connection failures seen so far: a poll that began before the last one proves nothing. */
+  private connectionFailures = 0;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -152,6 +154,7 @@ export class PostgresStore implements Store {
     this.polling = true;
     try {
       const writes = this.versionWrites;
+      const failures = this.connectionFailures;
       const { rows } = await this.pool.query<{ value: number }>(
         "SELECT value FROM meta WHERE key = 'data_version'",
       );
@@ -164,7 +167,9 @@ export class PostgresStore implements Store {
         // different sets of data.
         this.version = this.options.readOnly ? value : await this.versionPast(this.version);
       }
-      if (this.unreachable) {
+      // An answer read before a failure seen meanwhile (a stop that cut other connections
+      // while this one's reply was on its way) does not end the outage.
+      if (this.unreachable && failures === this.connectionFailures) {
         this.unreachable = false;
         this.options.warn?.(`PostgreSQL at ${describeUrl(this.options.url)} reachable again`);
       }
@@ -193,6 +198,7 @@ export class PostgresStore implements Store {
    */
   private failure(error: unknown): unknown {
     if (!isConnectionFailure(error)) return error;
+    this.connectionFailures++;
     if (!this.unreachable) {
       this.unreachable = true;
       const why = (error as Error).message.split('\n')[0];
