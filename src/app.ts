@@ -64,6 +64,8 @@ export interface AppOptions {
   nextAttempt?: (source: string) => Date | null;
   /** About how many rows one window of a long range returns; the default suits every range. */
   rowsPerWindow?: number;
+  /** How long a range's statement waits for the engine's memory before 503, in ms (30 s). */
+  memoryWaitMs?: number;
 }
 
 export interface QueryLimits {
@@ -95,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     query: { ...DEFAULT_QUERY_LIMITS, ...options.query },
     answers,
     rowsPerWindow: options.rowsPerWindow,
+    memoryWaitMs: options.memoryWaitMs,
     ingest: {
       env: options.ingestEnv ?? process.env,
       enabled: options.ingesting ?? false,

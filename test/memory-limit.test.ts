@@ -16,7 +16,7 @@ describe('answers under the engine memory limit', () => {
 
   before(async () => {
     service = await startService(
-      { today: () => '2024-06-01', rowsPerWindow: 20_000 },
+      { today: () => '2024-06-01', rowsPerWindow: 20_000, memoryWaitMs: 3_000 },
       { memoryLimit: '64MB', threads: 1 },
     );
     await service.store.writeObservations(dailyObservations(30, 2_000, '2018-01-01'));
@@ -24,24 +24,35 @@ describe('answers under the engine memory limit', () => {
   });
   after(() => service?.close());
 
-  /** Window statements held open, as by clients that read slowly, until the engine refuses one. */
-  async function holdUntilFull(): Promise<AsyncIterator<ColumnBatch>[]> {
-    const sql = JSON.parse(
-      (await service.app.inject('/v1/exchangerate/all?show_query=true')).body,
-    ).query.replace(/^\/\*.*\*\/\n/, '');
+  /** The statement a range's windows are cut from (as show_query gives it). */
+  const statementOf = async (url: string): Promise<string> =>
+    JSON.parse((await service.app.inject(`${url}?show_query=true`)).body).query.replace(
+      /^\/\*.*\*\/\n/,
+      '',
+    );
+
+  /**
+   * Window statements held open, as by clients that read slowly, until the engine refuses one:
+   * those of /all, then those of `also` (the rest of the memory a smaller statement fits in).
+   */
+  async function holdUntilFull(also?: string): Promise<AsyncIterator<ColumnBatch>[]> {
+    const statements = [await statementOf('/v1/exchangerate/all'), ...(also ? [also] : [])];
     const holders: AsyncIterator<ColumnBatch>[] = [];
-    while (holders.length < 100) {
-      const rows = service.store.streamColumns(sql)[Symbol.asyncIterator]();
-      try {
-        await rows.next();
-        holders.push(rows);
-      } catch (error) {
-        assert.ok(error instanceof EngineOutOfMemory, String(error));
-        assert.ok(holders.length > 0);
-        return holders;
+    for (const sql of statements) {
+      for (let held = 0; ; held++) {
+        assert.ok(held < 100, `the engine held ${held} windows and never refused one`);
+        const rows = service.store.streamColumns(sql)[Symbol.asyncIterator]();
+        try {
+          await rows.next();
+          holders.push(rows);
+        } catch (error) {
+          assert.ok(error instanceof EngineOutOfMemory, String(error));
+          assert.ok(holders.length > 0);
+          break;
+        }
       }
     }
-    assert.fail(`the engine held ${holders.length} windows and never refused one`);
+    return holders;
   }
 
   const engineMemory = async (): Promise<number> =>
@@ -59,6 +70,25 @@ describe('answers under the engine memory limit', () => {
     assert.equal(response.statusCode, 200);
     assert.equal(response.body.length, whole.length);
     assert.equal(response.body, whole);
+  });
+
+  test('a short range that gets no memory within the wait is a 503 with Retry-After, not a cut answer', async () => {
+    // Read whole, before its head is sent (range-windows.ts: WHOLE_ANSWER_ROWS).
+    const url = '/v1/exchangerate/2022-01-01/2022-12-31';
+    const answer = (await service.app.inject(url)).body;
+    const holders = await holdUntilFull(await statementOf(url));
+    try {
+      const response = await service.app.inject(url);
+      assert.equal(response.statusCode, 503, response.body.slice(0, 200));
+      assert.equal(response.headers['retry-after'], '5');
+      assert.deepEqual(JSON.parse(response.body), {
+        status: 'error',
+        error: "the engine's memory is taken by long answers being read; try again shortly",
+      });
+    } finally {
+      for (const rows of holders) await rows.return?.();
+    }
+    assert.equal((await service.app.inject(url)).body, answer);
   });
 
   test('answers whose clients went away give their memory back at once', async () => {

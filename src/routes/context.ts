@@ -13,6 +13,8 @@ export interface ServiceContext {
   answers: ResponseCache;
   /** About how many rows one window of a long range returns (see range-windows.ts). */
   rowsPerWindow?: number;
+  /** How long a range's statement waits for the engine's memory before 503, in ms (30 s). */
+  memoryWaitMs?: number;
   ingest: {
     env: Env;
     /** Whether this process runs the ingestion schedule. */

@@ -125,17 +125,26 @@ async function sendRates(
     return reply.send(stored.body);
   }
   const gone = plan.ranged ? trackRangeAnswer(reply.raw) : undefined;
-  const whole = plan.readWhole && (!plan.ranged || holdWhole(reply.raw, plan.mostRows));
-  const body = (): AsyncIterable<string> =>
+  // A HEAD answer of a range sends no rows: it reads none (see sendRepresentation).
+  const whole =
+    plan.readWhole &&
+    (!plan.ranged || (request.method !== 'HEAD' && holdWhole(reply.raw, plan.mostRows)));
+  const waits = memoryWaits(context);
+  // An answer read whole is read before its head is sent, so that a statement that fails (no
+  // memory for it within the wait, the database away) is an error status, not a cut answer.
+  const body = async (): Promise<AsyncIterable<string>> =>
     writeRates(
       format,
       plan.head,
-      rateRows(store, plan.statements, {
-        ranged: plan.ranged,
-        whole,
-        aggregated: plan.params.aggregation !== 'day',
-        signal: gone,
-      }),
+      whole
+        ? await wholeRows(store, plan.statements[0]!, plan.ranged, waits, gone)
+        : windowRows(
+            store,
+            plan.statements,
+            plan.params.aggregation !== 'day' ? AGGREGATED_WINDOWS_AHEAD : WINDOWS_AHEAD,
+            waits.range,
+            gone,
+          ),
       plan.writer,
     );
   // A day of caching only for answers that cannot change any more: every date is past the
@@ -169,7 +178,7 @@ async function sendRates(
     cacheKey === undefined
       ? body
       : async () => {
-          const text = stored?.body ?? Buffer.from(await collectText(body()));
+          const text = stored?.body ?? Buffer.from(await collectText(await body()));
           answers.set(cacheKey, request.url, generation, {
             headers: reply.getHeaders(),
             etag: String(reply.getHeader('etag')),
@@ -183,47 +192,37 @@ async function sendRates(
 }
 
 /**
- * The rows of the answer: read whole when it is small (plan.readWhole), else streamed. Streamed,
- * the rows of each statement in turn (a long range's windows, newest first). The statements of
- * the next windows (WINDOWS_AHEAD of them, or AGGREGATED_WINDOWS_AHEAD) start with the first,
- * and each next one as soon as a window is written, so that the engine computes them (holding
- * their results within its own memory limit) while this process writes the rows before them;
- * this process holds one batch at a time.
+ * The rows of an answer read whole (plan.readWhole): one statement, read at once. A range takes
+ * its turn among the range statements, as a streamed one does. When the engine has no memory
+ * for it within the wait, 503.
  */
-async function* rateRows(
+async function wholeRows(
   store: Store,
-  statements: readonly string[],
-  {
-    ranged,
-    whole,
-    aggregated,
-    signal,
-  }: { ranged: boolean; whole: boolean; aggregated: boolean; signal?: AbortSignal },
-): AsyncIterable<RateBatch> {
-  if (whole) {
-    const read = (): Promise<ColumnBatch[]> => store.readColumns(statements[0]!);
-    let batches: ColumnBatch[];
-    try {
-      // A range takes its turn among the range statements, as a streamed one does.
-      batches = await whenMemoryAllows(
-        ranged ? () => computing.run(read, signal) : read,
-        ranged ? MEMORY_WAIT_MS : ONE_DATE_MEMORY_WAIT_MS,
-        signal,
+  sql: string,
+  ranged: boolean,
+  waits: MemoryWaits,
+  signal: AbortSignal | undefined,
+): Promise<AsyncIterable<RateBatch>> {
+  const read = (): Promise<ColumnBatch[]> => store.readColumns(sql);
+  let batches: ColumnBatch[];
+  try {
+    batches = await whenMemoryAllows(
+      ranged ? () => computing.run(read, signal) : read,
+      ranged ? waits.range : waits.oneDate,
+      signal,
+    );
+  } catch (error) {
+    if (error instanceof EngineOutOfMemory) {
+      throw unavailable(
+        "the engine's memory is taken by long answers being read; try again shortly",
+        5,
       );
-    } catch (error) {
-      if (error instanceof EngineOutOfMemory) {
-        throw unavailable(
-          "the engine's memory is taken by long answers being read; try again shortly",
-          5,
-        );
-      }
-      throw error;
     }
-    for (const batch of batches) yield rateBatchOf(batch);
-    return;
+    throw error;
   }
-  const ahead = aggregated ? AGGREGATED_WINDOWS_AHEAD : WINDOWS_AHEAD;
-  yield* windowRows(store, statements, ahead, signal);
+  return (async function* () {
+    for (const batch of batches) yield rateBatchOf(batch);
+  })();
 }
 
 /**
@@ -298,10 +297,18 @@ const AGGREGATED_WINDOWS_AHEAD = 1;
  */
 const computing = new Turns(2);
 
+/**
+ * The rows of a streamed answer: those of each statement in turn (a long range's windows, newest
+ * first). The statements of the next windows (WINDOWS_AHEAD of them, or AGGREGATED_WINDOWS_AHEAD)
+ * start with the first, and each next one as soon as a window is written, so that the engine
+ * computes them (holding their results within its own memory limit) while this process writes
+ * the rows before them; this process holds one batch at a time.
+ */
 async function* windowRows(
   store: Store,
   statements: readonly string[],
   windowsAhead: number,
+  memoryWaitMs: number,
   signal: AbortSignal | undefined,
 ): AsyncIterable<RateBatch> {
   // Ends what is still waiting (for a turn, for memory) when the answer ends, however it ends.
@@ -315,7 +322,7 @@ async function* windowRows(
   // ahead tries once, and when it failed for memory, it waits in its turn once it is the one
   // being written (waiting ahead would hold a turn, and memory, for rows not wanted yet).
   const start = (sql: string, current: boolean): StartedRows => {
-    const first = current ? whenMemoryAllows(() => run(sql), MEMORY_WAIT_MS, stop) : run(sql);
+    const first = current ? whenMemoryAllows(() => run(sql), memoryWaitMs, stop) : run(sql);
     // A client that goes away stops the answer: a window started ahead then fails unheard.
     first.catch(() => undefined);
     return { sql, first, waits: current };
@@ -378,6 +385,19 @@ interface StartedRows {
  */
 const MEMORY_WAIT_MS = 30_000;
 const ONE_DATE_MEMORY_WAIT_MS = 5_000;
+
+/** How long a range's statement, and a one-date statement, wait for memory, in ms. */
+interface MemoryWaits {
+  range: number;
+  oneDate: number;
+}
+
+function memoryWaits(context: ServiceContext): MemoryWaits {
+  const wait = context.memoryWaitMs;
+  return wait === undefined
+    ? { range: MEMORY_WAIT_MS, oneDate: ONE_DATE_MEMORY_WAIT_MS }
+    : { range: wait, oneDate: Math.min(wait, ONE_DATE_MEMORY_WAIT_MS) };
+}
 
 /** Statements waiting for memory take turns, in order of arrival: the longest waiting runs first. */
 const memoryQueue = new Turns(1);

@@ -95,15 +95,20 @@ export interface Representation {
   validatedByBody?: boolean;
 }
 
+/** A body: text, or text produced piece by piece; either may first wait for what it needs. */
+type Body = string | Buffer | AsyncIterable<string>;
+
 /**
  * Sets the caching and problem headers, then answers 304 when the client's copy is current;
- * otherwise sends the body, produced only then (a function, so that 304s run no query).
+ * otherwise sends the body, produced only then (a function, so that 304s run no query). A body
+ * that fails before it resolves is an error answer; a streamed one's head is sent with its first
+ * piece.
  */
 export function sendRepresentation(
   request: FastifyRequest,
   reply: FastifyReply,
   representation: Representation,
-  body: () => string | Buffer | Promise<string | Buffer> | AsyncIterable<string>,
+  body: () => Body | Promise<Body>,
 ): FastifyReply | Promise<FastifyReply> {
   const etag = weakEtag(...representation.etagParts);
   reply
@@ -125,7 +130,12 @@ export function sendRepresentation(
     // Only the wildcard matched, and the body did not fail: there is an answer.
     return Promise.resolve(content).then(() => reply.code(304).send());
   }
-  if (content instanceof Promise) return content.then((text) => reply.send(text));
+  return content instanceof Promise
+    ? content.then((resolved) => sendBody(request, reply, resolved))
+    : sendBody(request, reply, content);
+}
+
+function sendBody(request: FastifyRequest, reply: FastifyReply, content: Body): FastifyReply {
   if (typeof content === 'string' || Buffer.isBuffer(content)) return reply.send(content);
   // A streamed body is produced lazily: HEAD never starts it, so it runs no query. One piece
   // (at most about 32 KB of text, see rate-writers.ts) waits for the socket: a slow reader holds
