@@ -117,6 +117,33 @@ forEachEngine((engine) => {
     });
 
     if (engine === 'duckdb') {
+      test('DuckDB: timestamps of every precision read as a TIMESTAMP reads, in UTC to the millisecond', async () => {
+        const at = (type: string, text: string) => `CAST(TIMESTAMP '${text}' AS ${type})`;
+        const answer = await get(
+          query(
+            `SELECT ${at('TIMESTAMP_S', '2024-03-19 15:00:07')} AS s, ` +
+              `${at('TIMESTAMP_MS', '2024-03-19 15:00:07.123')} AS ms, ` +
+              `${at('TIMESTAMP_NS', '2024-03-19 15:00:07.123456')} AS ns, ` +
+              `${at('TIMESTAMP', '2024-03-19 15:00:07.123456')} AS us, ` +
+              `${at('TIMESTAMP_NS', '1969-12-31 23:59:59.9995')} AS before_epoch, ` +
+              `CAST('infinity' AS TIMESTAMP_MS) AS never, ` +
+              `CAST(TIMESTAMP '290000-01-01 00:00:00' AS TIMESTAMP_S) AS far`,
+          ),
+        );
+        assert.equal(answer.statusCode, 200, answer.body);
+        assert.deepEqual(answer.json().rows, [
+          {
+            s: '2024-03-19T15:00:07.000Z',
+            ms: '2024-03-19T15:00:07.123Z',
+            ns: '2024-03-19T15:00:07.123Z',
+            us: '2024-03-19T15:00:07.123Z',
+            before_epoch: '1969-12-31T23:59:59.999Z',
+            never: 'infinity',
+            far: '290000-01-01 00:00:00',
+          },
+        ]);
+      });
+
       test('DuckDB: statements its parse tree check cannot print are said as the engine says them', async () => {
         const infinite = await get(query('SELECT 1e999 AS x'));
         assert.equal(infinite.statusCode, 200, infinite.body);

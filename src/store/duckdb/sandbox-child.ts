@@ -62,13 +62,20 @@ const AS_TEXT = new Set([
   DuckDBTypeId.UNION,
   DuckDBTypeId.BLOB,
   DuckDBTypeId.BIT,
-  DuckDBTypeId.TIMESTAMP_S,
-  DuckDBTypeId.TIMESTAMP_MS,
-  DuckDBTypeId.TIMESTAMP_NS,
   DuckDBTypeId.TIME_TZ,
   DuckDBTypeId.TIME_NS,
   DuckDBTypeId.GEOMETRY,
   DuckDBTypeId.VARIANT,
+]);
+
+/**
+ * Timestamps of other precisions, turned into TIMESTAMP inside the engine (which keeps the
+ * infinities): every instant then reads as the rate answers write theirs (values.ts).
+ */
+const AS_TIMESTAMP = new Set([
+  DuckDBTypeId.TIMESTAMP_S,
+  DuckDBTypeId.TIMESTAMP_MS,
+  DuckDBTypeId.TIMESTAMP_NS,
 ]);
 
 const settings = JSON.parse(process.argv[2] ?? '{}') as ChildSettings;
@@ -235,8 +242,8 @@ function shortestFloat(value: SqlValue): SqlValue {
 /**
  * The statement to run in place of the one asked for, with every text and nested value checked
  * against the value cap inside the engine (and nested values turned into text there), so that
- * no oversized value is ever converted in JavaScript; undefined when its columns are all
- * numbers, dates and the like, and it runs as it is.
+ * no oversized value is ever converted in JavaScript, and timestamps of every precision made
+ * TIMESTAMP; undefined when its columns are all numbers, dates and the like, and it runs as it is.
  */
 async function boundedStatement(
   connection: DuckDBConnection,
@@ -244,10 +251,11 @@ async function boundedStatement(
   types: DuckDBTypeId[],
 ): Promise<string | undefined> {
   const capped = types.map((type) => type === DuckDBTypeId.VARCHAR || AS_TEXT.has(type));
-  if (!capped.includes(true)) return undefined;
+  if (!capped.includes(true) && !types.some((type) => AS_TIMESTAMP.has(type))) return undefined;
   const inner = await printedBack(connection, request.sql);
   const names = types.map((_, index) => `c${index}`);
   const select = types.map((type, index) => {
+    if (AS_TIMESTAMP.has(type)) return `CAST(${names[index]} AS TIMESTAMP)`;
     if (!capped[index]) return names[index];
     const text = type === DuckDBTypeId.VARCHAR ? names[index] : `CAST(${names[index]} AS VARCHAR)`;
     return `CASE WHEN strlen(${text}) > ${request.maxValueBytes} THEN error('a value in column ${index + 1} is longer than ${request.maxValueBytes} bytes') ELSE ${text} END`;
