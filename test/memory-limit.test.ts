@@ -145,6 +145,13 @@ describe('compressed long answers while many are in flight', () => {
       assert.ok(statements(crowded) > windows, `${statements(crowded)} against ${windows}`);
       assert.equal(statements(plain.body), windows);
       assert.deepEqual(JSON.parse(crowded).rates, JSON.parse(plain.body).rates);
+      // A range short enough to be read whole (180 days of 100 symbols, more rows than a
+      // crowded window's) keeps its one statement.
+      const short = await service.app.inject({
+        url: '/v1/exchangerate/2022-06-01/2022-11-27?show_query=true',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      assert.equal(statements(gunzipSync(short.rawPayload).toString()), 1);
     } finally {
       for (const request of held) request.destroy();
     }

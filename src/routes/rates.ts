@@ -5,7 +5,12 @@ import { writeRates } from '../format/rate-writers.js';
 import { answersCompressed, collectText } from '../http/response-cache.js';
 import { HistoryCoverage } from '../resolve/history-coverage.js';
 import type { RateBatch } from '../resolve/rate-query.js';
-import { isSettled, planRateRequest, type RatePath } from '../resolve/rate-request.js';
+import {
+  isSettled,
+  planRateRequest,
+  type RatePath,
+  type RatePlan,
+} from '../resolve/rate-request.js';
 import { ROWS_PER_WINDOW } from '../resolve/range-windows.js';
 import { unavailable } from '../errors.js';
 import { EngineOutOfMemory, type Catalog, type ColumnBatch, type Store } from '../store/store.js';
@@ -101,18 +106,20 @@ async function sendRates(
   const generation = `${version}|${today}`;
   const queryString = queryStringOf(request);
   const catalog = await store.catalog();
-  const crowded =
-    (path.endpoint === 'range' || path.endpoint === 'all') &&
+  const planOf = (rowsPerWindow: number | undefined): RatePlan =>
+    planRateRequest(path, queryString, catalog, store.dialect, today, rowsPerWindow);
+  let plan = planOf(context.rowsPerWindow);
+  // Crowded, a compressed long answer is cut into smaller windows; one read whole holds no
+  // window in the engine, and is read whole still.
+  if (
+    plan.ranged &&
+    context.rowsPerWindow === undefined &&
     rangeAnswers >= CROWDED &&
-    answersCompressed(request.headers);
-  const plan = planRateRequest(
-    path,
-    queryString,
-    catalog,
-    store.dialect,
-    today,
-    context.rowsPerWindow ?? (crowded ? ROWS_PER_WINDOW / CROWDED_WINDOW_DIVISOR : undefined),
-  );
+    answersCompressed(request.headers) &&
+    !plan.readWhole
+  ) {
+    plan = planOf(ROWS_PER_WINDOW / CROWDED_WINDOW_DIVISOR);
+  }
   const { format } = plan.params;
   const { cacheKey } = plan;
   // One date's answer is small: it is rendered once and kept with its headers (the same URL
@@ -268,12 +275,13 @@ let wholeRowsHeld = 0;
 let rangeAnswers = 0;
 const READ_AHEAD_UP_TO = 2;
 /**
- * From this many range answers at once, the next ones that go compressed are cut into windows
+ * From this many range answers at once, the next long ones that go compressed are cut into windows
  * a quarter the size. Each answer holds the window being written in the engine until its client
  * has read it, and a compressed answer is in flight about twice as long: 32 `/all` with gzip
  * at once held about 600 MB, about 290 MB with these windows, in the same time. An answer read
  * uncompressed keeps the larger windows: with four times the statements, 32 of them took 30%
- * longer. The answer is the same either way.
+ * longer. The answer is the same either way. An answer read whole (plan.readWhole) holds no
+ * window in the engine: it keeps its one statement.
  */
 const CROWDED = 4;
 const CROWDED_WINDOW_DIVISOR = 4;
