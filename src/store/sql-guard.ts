@@ -2,6 +2,9 @@ import { SandboxRejection } from './store.js';
 
 export const MAX_SQL_LENGTH = 100_000;
 
+/** What a query of several statements (or a SELECT followed by another kind) is told. */
+export const ONE_STATEMENT = 'exactly one statement, a read-only SELECT, is allowed';
+
 /** Leading keywords of the statements the sandbox runs: plain queries, nothing that only looks like one. */
 const QUERY_STARTS = new Set(['SELECT', 'WITH', 'FROM', 'VALUES', 'TABLE']);
 

@@ -4,6 +4,7 @@
  * the read-only snapshot are the real walls; this keeps a statement from even reaching the
  * engine's system functions (settings, logging, checkpoints, files, catalogs).
  */
+import { ONE_STATEMENT } from '../sql-guard.js';
 
 /** Tables of the snapshot; the statement's own CTE names are allowed too, where they are in scope. */
 const TABLES = new Set(['observations', 'sources']);
@@ -157,7 +158,7 @@ export function disallowedReferences(serialized: unknown): string[] {
 function serializationError(type: string | undefined, message: string | undefined): string {
   // The serializer takes SELECT statements only: a second statement of another kind ends here.
   if (message?.startsWith('Only SELECT statements can be serialized')) {
-    return 'exactly one statement, a read-only SELECT, is allowed';
+    return ONE_STATEMENT;
   }
   if (type === 'parser') return `Parser Error: ${message}`;
   if (type === 'not implemented') {

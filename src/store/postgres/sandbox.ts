@@ -12,7 +12,7 @@ import {
 import { clientConfig, connectionPool, describeUrl, isConnectionFailure } from './connection.js';
 import { ROLE_LOCK, advisoryLock } from './migrations.js';
 import { plainValue } from './values.js';
-import { assertColumnNamesFit } from '../sql-guard.js';
+import { assertColumnNamesFit, ONE_STATEMENT } from '../sql-guard.js';
 
 /**
  * The role untrusted SQL runs as, one per database and schema (the schema named unless it is
@@ -246,6 +246,8 @@ export class PostgresSandbox {
       if (code === undefined || isConnectionFailure(error)) {
         throw new SandboxUnavailable(`the query failed: ${(error as Error).message}`);
       }
+      if (code === '42601' && endsAtSemicolon(sql, error))
+        throw new SandboxRejection(ONE_STATEMENT);
       throw new SandboxRejection((error as Error).message.split('\n')[0]!);
     } finally {
       clearTimeout(timer);
@@ -306,7 +308,7 @@ export class PostgresSandbox {
     const statement = sql.trim().replace(/;\s*$/, '');
     // Each row is measured in the backend and refused there when it is too large to send.
     const size = 'pg_column_size(fxrates_sandbox_row.*)';
-    const wrapped = `SELECT fxrates_sandbox_row.* FROM (\n${statement}\n) AS fxrates_sandbox_row
+    const wrapped = `${WRAPPED_START}${statement}\n) AS fxrates_sandbox_row
       WHERE CASE WHEN ${size} > ${MAX_ROW_BYTES}
         THEN CAST('row of ' || ${size} || ' bytes, over the cap of ${MAX_ROW_BYTES}' AS INTEGER) = 0
         ELSE TRUE END`;
@@ -370,6 +372,27 @@ export class PostgresSandbox {
  * Functions a statement of the query role must not call, as patterns of whole names, with why.
  * PostgreSQL grants the built-in ones to PUBLIC, so no grant can take them from this role alone.
  */
+/** What comes before the statement in the one the backend runs (see read). */
+const WRAPPED_START = 'SELECT fxrates_sandbox_row.* FROM (\n';
+
+/**
+ * Whether a syntax error is at a `;` of the statement followed (past comments) by a keyword: a
+ * second statement, which PostgreSQL reports as a syntax error at the `;` of the statement
+ * wrapped in read(). (A `;` inside an expression, `(1; )`, stays a syntax error.)
+ */
+function endsAtSemicolon(sql: string, error: unknown): boolean {
+  const position = Number((error as { position?: string }).position);
+  const statement = sql.trim();
+  const at = position - 1 - WRAPPED_START.length;
+  if (!Number.isInteger(at) || statement[at] !== ';') return false;
+  const rest = statement
+    .slice(at + 1)
+    .replace(/--[^\n]*/g, '')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/;/g, '');
+  return /^[A-Za-z]/.test(rest.trim());
+}
+
 const REFUSED_FUNCTIONS: [name: string, why: string][] = [
   // It could raise its own work_mem past the role's 16MB (and sort gigabytes in the shared
   // database's memory) or lift its statement_timeout.
