@@ -1,15 +1,21 @@
 /**
  * The PostgreSQL server going away under a running service (`pg_ctl stop`, as in an outage or
- * a restart of the database): requests that need it answer 503 with Retry-After and say why, in
- * the requested format; the outage is logged once, never as an error per request; once the
- * server is back, the same requests answer 200 without the service being restarted.
+ * a restart of the database), or the network to it going silent: requests that need it answer
+ * 503 with Retry-After and say why, in the requested format; the outage is logged once, never as
+ * an error per request; once the server is back, the same requests answer 200 without the
+ * service being restarted.
  */
 import assert from 'node:assert/strict';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { buildApp } from '../src/app.js';
 import { DatabaseUnavailable } from '../src/errors.js';
+import { openServiceStore } from '../src/service-store.js';
+import type { Store } from '../src/store/store.js';
 import { isConnectionFailure } from '../src/store/postgres/connection.js';
 import { observation, startService, type TestService } from './support/harness.js';
 import {
@@ -190,3 +196,142 @@ describe('what counts as the database being out of reach', () => {
     for (const error of bugs) assert.equal(isConnectionFailure(error), false, error.message);
   });
 });
+
+/**
+ * A TCP proxy to the server whose network can go silent: from then on nothing passes either
+ * way and nothing is closed (no reset, as when a link or a firewall drops the packets), and new
+ * connections are accepted and never answered, until it heals.
+ */
+async function silentableProxy(target: URL): Promise<{
+  url: string;
+  silence(): void;
+  heal(): void;
+  close(): Promise<void>;
+}> {
+  let silent = false;
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket): void => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  };
+  const pairs = new Set<[Socket, Socket]>();
+  const server = createServer((client) => {
+    track(client);
+    if (silent) return;
+    const upstream = connect(Number(target.port), target.hostname);
+    track(upstream);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const end = (): void => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end);
+    upstream.on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    silence() {
+      silent = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    heal() {
+      silent = false;
+      // What went silent stays so: the service has given those connections up.
+      for (const socket of sockets) socket.destroy();
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe(
+  'the network to PostgreSQL going silent under a running service',
+  {
+    skip: skipWithoutPostgres(),
+  },
+  () => {
+    const SILENCE_MS = 1_000;
+    let store: Store;
+    let app: FastifyInstance;
+    let proxy: Awaited<ReturnType<typeof silentableProxy>>;
+    let database: string;
+    const warnings: string[] = [];
+
+    before(async () => {
+      const cluster = await postgresCluster();
+      database = await cluster.createDatabase();
+      proxy = await silentableProxy(new URL(database));
+      store = await openServiceStore(proxy.url, {
+        versionPollMs: 100,
+        silenceMs: SILENCE_MS,
+        warn: (message) => warnings.push(message),
+      });
+      app = await buildApp({ store, today: () => '2024-03-20', logger: false });
+      await store.writeObservations([
+        observation('ecb', 'USD', '2024-03-18T15:00:00Z', 1.0872),
+        observation('ecb', 'USD', '2024-03-19T15:00:00Z', 1.0854),
+        observation('ecb', 'JPY', '2024-03-19T15:00:00Z', 163.2),
+      ]);
+    });
+    after(async () => {
+      proxy?.heal();
+      await app?.close();
+      await store?.close();
+      await proxy?.close();
+      if (database) await (await postgresCluster()).dropDatabase(database);
+    });
+
+    /** The answer, or a failure when none comes within `ms` (where a silent network leaves it). */
+    const within = async (url: string, ms: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${url}: no answer within ${ms} ms`)), ms);
+      });
+      try {
+        return await Promise.race([app.inject(url), late]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+
+    test('requests waiting on it answer 503 soon after the poll goes unanswered, and 200 once it answers again', async () => {
+      assert.equal(
+        (await within('/v1/exchangerate/2024-03-18?symbols=USD', 5_000)).statusCode,
+        200,
+      );
+      proxy.silence();
+      // Without the poll's watch, this waits for the system's keepalives: many minutes.
+      const waiting = await within('/v1/exchangerate/2024-03-19?symbols=USD,JPY', 15 * SILENCE_MS);
+      assert.equal(waiting.statusCode, 503, waiting.body);
+      assert.equal(
+        JSON.parse(waiting.body).error,
+        'the database is unavailable; try again shortly',
+      );
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      assert.match(warnings[0]!, /is unavailable \(no answer for 1 s\)/);
+
+      proxy.heal();
+      for (let waited = 0; warnings.length < 2 && waited < 10_000; waited += 100) await sleep(100);
+      assert.match(warnings[1] ?? '', /reachable again/);
+      const back = await within('/v1/exchangerate/2024-03-19?symbols=USD,JPY&base=EUR', 5_000);
+      assert.equal(back.statusCode, 200, back.body);
+      assert.equal(back.json().rates.JPY.rate, 163.2);
+    });
+  },
+);

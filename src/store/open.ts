@@ -12,6 +12,8 @@ export interface OpenOptions extends StoreOptions {
   versionPollMs?: number;
   /** PostgreSQL: how often a replica that does not ingest tries to take the ingest lease. */
   leaseRetryMs?: number;
+  /** PostgreSQL: how long an unanswered version poll waits before the network counts as silent. */
+  silenceMs?: number;
   /** DuckDB: rows stored out of time order that make the table be rewritten in order, at least. */
   reclusterRows?: number;
 }

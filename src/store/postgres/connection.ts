@@ -127,7 +127,33 @@ export function isConnectionFailure(error: unknown): boolean {
  */
 export function connectionPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool(config);
+  const clients = new Set<pg.PoolClient>();
+  poolClients.set(pool, clients);
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    clients.add(client);
+    client.on('error', () => undefined);
+  });
+  pool.on('remove', (client) => clients.delete(client));
   return pool;
+}
+
+/** The open connections of each pool made by connectionPool. */
+const poolClients = new WeakMap<pg.Pool, Set<pg.PoolClient>>();
+
+/**
+ * Closes every connection of `pool` on this side at once, in use or idle, without a word to the
+ * server, for a network gone silent: the statements waiting on them fail now as connection
+ * failures (instead of when the system's keepalives give up, after minutes), and the pool opens
+ * new connections for the next ones.
+ */
+export function dropConnections(pool: pg.Pool): void {
+  for (const client of poolClients.get(pool) ?? []) dropClient(client);
+}
+
+/** Closes one connection on this side (see dropConnections). */
+export function dropClient(client: pg.Client): void {
+  (
+    client as unknown as { connection?: { stream?: { destroy(): void } } }
+  ).connection?.stream?.destroy();
 }

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import Cursor from 'pg-cursor';
 import {
   DEFAULT_SANDBOX_SETTINGS,
@@ -26,6 +26,8 @@ import {
   connectionPool,
   connectionProblem,
   describeUrl,
+  dropClient,
+  dropConnections,
   isConnectionFailure,
 } from './connection.js';
 import { postgresDialect } from './dialect.js';
@@ -42,9 +44,16 @@ export interface PostgresStoreOptions extends StoreOptions {
   leaseRetryMs?: number;
   /** A postgres:// URL that logs in as the query role, when the service may not create it. */
   queryUrl?: string;
+  /** How long the version poll waits for an answer before the network counts as gone silent. */
+  silenceMs?: number;
 }
 
 const STREAM_BATCH = 2_000;
+/**
+ * A version poll unanswered for this long: the network to the server (or the server) went
+ * silent. A cut network sends no reset, and the system's keepalives give up only after minutes.
+ */
+const SILENCE_MS = 15_000;
 /** Connections of the pool (of 16) that rate statements use at once; the rest serve the others. */
 const READERS = 12;
 /** A write of this many rows or more refreshes the table's statistics at once. */
@@ -75,9 +84,17 @@ export class PostgresStore implements Store {
   private unreachable = false;
   /** Connection failures seen so far: a poll that began before the last one proves nothing. */
   private connectionFailures = 0;
+  /**
+   * The version poll's connection, apart from the pool: it is answered while every pooled
+   * connection waits, so that it tells a silent network from busy connections.
+   */
+  private pollClient: pg.Client | undefined;
+  /** Since when the poll waits for the server (to connect, or for its answer). */
+  private pollWaitingSince: number | undefined;
 
   private constructor(
     private readonly pool: pg.Pool,
+    private readonly config: pg.ClientConfig,
     private readonly options: PostgresStoreOptions,
     schema: string,
   ) {
@@ -91,7 +108,10 @@ export class PostgresStore implements Store {
       options.leaseRetryMs ?? 10_000,
       () => options.warn?.('ingest lease lost (connection to the database closed)'),
     );
-    this.poll = setInterval(() => void this.refreshVersion(), options.versionPollMs ?? 1_000);
+    this.poll = setInterval(() => {
+      this.watchForSilence();
+      void this.refreshVersion();
+    }, options.versionPollMs ?? 1_000);
     this.poll.unref();
   }
 
@@ -122,7 +142,7 @@ export class PostgresStore implements Store {
       throw error;
     }
     client.release();
-    const store = new PostgresStore(pool, options, schema);
+    const store = new PostgresStore(pool, config, options, schema);
     await store.refreshVersion();
     return store;
   }
@@ -155,10 +175,7 @@ export class PostgresStore implements Store {
     try {
       const writes = this.versionWrites;
       const failures = this.connectionFailures;
-      const { rows } = await this.pool.query<{ value: number }>(
-        "SELECT value FROM meta WHERE key = 'data_version'",
-      );
-      const value = Number(rows[0]?.value ?? 0);
+      const value = await this.pollVersion();
       if (value > this.version) this.version = value;
       else if (value < this.version && writes === this.versionWrites) {
         // The database went back (restored from a dump; a poll that overlapped a write of this
@@ -180,6 +197,52 @@ export class PostgresStore implements Store {
     } finally {
       this.polling = false;
     }
+  }
+
+  /** The database's data version, read on the poll's own connection. */
+  private async pollVersion(): Promise<number> {
+    this.pollWaitingSince = Date.now();
+    try {
+      let client = this.pollClient;
+      if (!client) {
+        const opened = new pg.Client(this.config);
+        const forget = (): void => {
+          if (this.pollClient === opened) this.pollClient = undefined;
+        };
+        opened.on('error', forget);
+        opened.on('end', forget);
+        this.pollClient = client = opened;
+        await opened.connect().catch((error: unknown) => {
+          forget();
+          throw error;
+        });
+      }
+      const { rows } = await client.query<{ value: number }>(
+        "SELECT value FROM meta WHERE key = 'data_version'",
+      );
+      return Number(rows[0]?.value ?? 0);
+    } finally {
+      this.pollWaitingSince = undefined;
+    }
+  }
+
+  /**
+   * A poll unanswered for SILENCE_MS: the network to the server went silent (or the server
+   * stopped answering). The outage begins (logged once, requests answer 503), and every
+   * connection is closed on this side, so that the statements waiting on them fail now, as they
+   * would on a reset, instead of waiting for minutes. New connections are opened once it answers
+   * again.
+   */
+  private watchForSilence(): void {
+    const since = this.pollWaitingSince;
+    const silenceMs = this.options.silenceMs ?? SILENCE_MS;
+    if (since === undefined || Date.now() - since < silenceMs) return;
+    this.pollWaitingSince = undefined;
+    this.failure(
+      Object.assign(new Error(`no answer for ${silenceMs / 1000} s`), { code: 'ETIMEDOUT' }),
+    );
+    if (this.pollClient) dropClient(this.pollClient);
+    dropConnections(this.pool);
   }
 
   /** Sets the database's data version above `known` (and above any other replica's writes). */
@@ -454,6 +517,7 @@ export class PostgresStore implements Store {
     await this.writeQueue;
     await this.sandbox.close();
     await this.ingestLease.release();
+    await this.pollClient?.end().catch(() => undefined);
     await this.pool.end();
   }
 }
