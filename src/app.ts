@@ -10,7 +10,7 @@ import Fastify, {
 import type { Server } from 'node:http';
 import { utcDateOf } from './dates.js';
 import type { Env } from './env.js';
-import { DatabaseUnavailable, HttpProblem, unavailable } from './errors.js';
+import { ClientGone, DatabaseUnavailable, HttpProblem, unavailable } from './errors.js';
 import { errorText, type ErrorFormat } from './format/document-writers.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { docsRoutes } from './routes/docs.js';
@@ -180,6 +180,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((error: FastifyError | HttpProblem, request, reply) => {
+    // No one to answer: the connection is gone (its close ended what the answer waited for).
+    if (error instanceof ClientGone) return reply.code(499).send();
     // The database out of reach is no bug: a 503 as the others, with Retry-After, and not
     // logged per request (the store logs the outage once).
     if (error instanceof DatabaseUnavailable) {

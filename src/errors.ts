@@ -31,3 +31,13 @@ export class DatabaseUnavailable extends Error {
     super('the database is unavailable; try again shortly', options);
   }
 }
+
+/**
+ * The client went away before its answer was made (a range waiting for its turn or for memory):
+ * there is no one to answer, and nothing to report.
+ */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client went away');
+  }
+}

@@ -13,10 +13,19 @@ import { dailyObservations, readRows, startService, type TestService } from './s
 describe('answers under the engine memory limit', () => {
   let service: TestService;
   let whole: string;
+  const logLines: { level: number; msg?: string }[] = [];
 
   before(async () => {
     service = await startService(
-      { today: () => '2024-06-01', rowsPerWindow: 20_000, memoryWaitMs: 3_000 },
+      {
+        today: () => '2024-06-01',
+        rowsPerWindow: 20_000,
+        memoryWaitMs: 3_000,
+        logger: {
+          level: 'warn',
+          stream: { write: (line: string) => logLines.push(JSON.parse(line)) },
+        },
+      },
       { memoryLimit: '64MB', threads: 1 },
     );
     await service.store.writeObservations(dailyObservations(30, 2_000, '2018-01-01'));
@@ -89,6 +98,25 @@ describe('answers under the engine memory limit', () => {
       for (const rows of holders) await rows.return?.();
     }
     assert.equal((await service.app.inject(url)).body, answer);
+  });
+
+  test('a client that goes away while its short range waits for memory leaves no error behind', async () => {
+    const url = '/v1/exchangerate/2022-01-01/2022-12-31';
+    const holders = await holdUntilFull(await statementOf(url));
+    try {
+      const base = await service.app.listen({ port: 0, host: '127.0.0.1' });
+      const before = logLines.length;
+      await new Promise<void>((resolve) => {
+        const request = get(`${base}${url}`);
+        request.on('error', () => resolve());
+        setTimeout(() => request.destroy(), 300);
+      });
+      // Its wait ends with the connection, well before the 3 s it could wait.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.deepEqual(logLines.slice(before), []);
+    } finally {
+      for (const rows of holders) await rows.return?.();
+    }
   });
 
   test('answers whose clients went away give their memory back at once', async () => {

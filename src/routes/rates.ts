@@ -12,7 +12,7 @@ import {
   type RatePlan,
 } from '../resolve/rate-request.js';
 import { ROWS_PER_WINDOW } from '../resolve/range-windows.js';
-import { unavailable } from '../errors.js';
+import { ClientGone, unavailable } from '../errors.js';
 import { EngineOutOfMemory, type Catalog, type ColumnBatch, type Store } from '../store/store.js';
 import type { ServiceContext } from './context.js';
 import { Turns } from '../turns.js';
@@ -109,17 +109,6 @@ async function sendRates(
   const planOf = (rowsPerWindow: number | undefined): RatePlan =>
     planRateRequest(path, queryString, catalog, store.dialect, today, rowsPerWindow);
   let plan = planOf(context.rowsPerWindow);
-  // Crowded, a compressed long answer is cut into smaller windows; one read whole holds no
-  // window in the engine, and is read whole still.
-  if (
-    plan.ranged &&
-    context.rowsPerWindow === undefined &&
-    rangeAnswers >= CROWDED &&
-    answersCompressed(request.headers) &&
-    !plan.readWhole
-  ) {
-    plan = planOf(ROWS_PER_WINDOW / CROWDED_WINDOW_DIVISOR);
-  }
   const { format } = plan.params;
   const { cacheKey } = plan;
   // One date's answer is small: it is rendered once and kept with its headers (the same URL
@@ -131,11 +120,22 @@ async function sendRates(
     if (etagMatches(request.headers['if-none-match'], stored.etag)) return reply.code(304).send();
     return reply.send(stored.body);
   }
+  const crowded = rangeAnswers >= CROWDED;
   const gone = plan.ranged ? trackRangeAnswer(reply.raw) : undefined;
   // A HEAD answer of a range sends no rows: it reads none (see sendRepresentation).
   const whole =
     plan.readWhole &&
     (!plan.ranged || (request.method !== 'HEAD' && holdWhole(reply.raw, plan.mostRows)));
+  // Crowded, a compressed answer that is streamed is cut into smaller windows (see CROWDED).
+  if (
+    plan.ranged &&
+    !whole &&
+    context.rowsPerWindow === undefined &&
+    crowded &&
+    answersCompressed(request.headers)
+  ) {
+    plan = planOf(ROWS_PER_WINDOW / CROWDED_WINDOW_DIVISOR);
+  }
   const waits = memoryWaits(context);
   // An answer read whole is read before its head is sent, so that a statement that fails (no
   // memory for it within the wait, the database away) is an error status, not a cut answer.
@@ -242,7 +242,7 @@ function trackRangeAnswer(response: ServerResponse): AbortSignal {
   rangeAnswers++;
   response.once('close', () => {
     rangeAnswers--;
-    if (!response.writableFinished) gone.abort(new Error('the client went away'));
+    if (!response.writableFinished) gone.abort(new ClientGone());
   });
   return gone.signal;
 }
@@ -280,8 +280,9 @@ const READ_AHEAD_UP_TO = 2;
  * has read it, and a compressed answer is in flight about twice as long: 32 `/all` with gzip
  * at once held about 600 MB, about 290 MB with these windows, in the same time. An answer read
  * uncompressed keeps the larger windows: with four times the statements, 32 of them took 30%
- * longer. The answer is the same either way. An answer read whole (plan.readWhole) holds no
- * window in the engine: it keeps its one statement.
+ * longer. The answer is the same either way. An answer read whole (see holdWhole) holds no
+ * window in the engine: it keeps its one statement; a short one streamed because this process
+ * holds enough answers already is cut as the long ones.
  */
 const CROWDED = 4;
 const CROWDED_WINDOW_DIVISOR = 4;
