@@ -167,7 +167,8 @@ describe('a range answer cut after its headers', () => {
 
   for (const encoding of ['identity', 'gzip']) {
     test(`${encoding}: 200, then the connection ends early; one error line says which answer and why, at the default level`, async () => {
-      const url = '/v1/exchangerate/2000-01-03/2054-10-05?symbols=JPY';
+      // Every symbol: streamed (a short range is read before its head, see below).
+      const url = '/v1/exchangerate/2000-01-03/2054-10-05';
       const before = lines.length;
       const response = await fetch(`${baseUrl}${url}`, {
         headers: { 'accept-encoding': encoding },
@@ -190,6 +191,21 @@ describe('a range answer cut after its headers', () => {
       );
     });
   }
+
+  test('a short range whose statement fails is read before its head: a 500, and one error line', async () => {
+    const url = '/v1/exchangerate/2000-01-03/2000-12-31?symbols=JPY';
+    const before = lines.length;
+    const response = await fetch(`${baseUrl}${url}`);
+    assert.equal(response.status, 500);
+    assert.deepEqual(await response.json(), { status: 'error', error: 'internal error' });
+    await waitFor('the error line', () => (lines.length > before ? true : undefined));
+    const logged = lines.slice(before);
+    assert.deepEqual(
+      logged.map((line) => line.level),
+      [50],
+    );
+    assert.match(JSON.stringify(logged[0]), /Corrupt database file/);
+  });
 
   test('the service answers on, from the dates that read cleanly', async () => {
     const response = await fetch(`${baseUrl}/v1/exchangerate/2040-01-01/2040-01-06?symbols=JPY`);
