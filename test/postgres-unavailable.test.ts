@@ -333,5 +333,26 @@ describe(
       assert.equal(back.statusCode, 200, back.body);
       assert.equal(back.json().rates.JPY.rate, 163.2);
     });
+
+    test('a store closed while the network is silent closes within seconds, and logs no outage', async () => {
+      const ownWarnings: string[] = [];
+      const other = await openServiceStore(proxy.url, {
+        versionPollMs: 100,
+        silenceMs: 60_000,
+        warn: (message) => ownWarnings.push(message),
+      });
+      await other.catalog();
+      proxy.silence();
+      try {
+        // A poll is then waiting for its answer.
+        await sleep(300);
+        const started = Date.now();
+        await other.close();
+        assert.ok(Date.now() - started < 5_000, `closed in ${Date.now() - started} ms`);
+        assert.deepEqual(ownWarnings, []);
+      } finally {
+        proxy.heal();
+      }
+    });
   },
 );

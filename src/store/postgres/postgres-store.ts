@@ -91,6 +91,7 @@ export class PostgresStore implements Store {
   private pollClient: pg.Client | undefined;
   /** Since when the poll waits for the server (to connect, or for its answer). */
   private pollWaitingSince: number | undefined;
+  private closing = false;
 
   private constructor(
     private readonly pool: pg.Pool,
@@ -192,8 +193,8 @@ export class PostgresStore implements Store {
       }
     } catch (error) {
       // The next poll tries again; requests report their own errors. An outage is noticed
-      // here too, between requests.
-      this.failure(error);
+      // here too, between requests. (A poll cut by close is none.)
+      if (!this.closing) this.failure(error);
     } finally {
       this.polling = false;
     }
@@ -513,6 +514,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.poll);
     await this.writeQueue;
     await this.sandbox.close();
