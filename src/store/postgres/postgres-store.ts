@@ -54,6 +54,7 @@ const STREAM_BATCH = 2_000;
  * silent. A cut network sends no reset, and the system's keepalives give up only after minutes.
  */
 const SILENCE_MS = 15_000;
+const VERSION_SQL = "SELECT value FROM meta WHERE key = 'data_version'";
 /** Connections of the pool (of 16) that rate statements use at once; the rest serve the others. */
 const READERS = 12;
 /** A write of this many rows or more refreshes the table's statistics at once. */
@@ -89,8 +90,8 @@ export class PostgresStore implements Store {
    * connection waits, so that it tells a silent network from busy connections.
    */
   private pollClient: pg.Client | undefined;
-  /** Since when the poll waits for the server (to connect, or for its answer). */
-  private pollWaitingSince: number | undefined;
+  /** When the poll was last answered, or a silence last acted on (performance.now()). */
+  private lastAnswer = performance.now();
   private closing = false;
 
   private constructor(
@@ -202,48 +203,57 @@ export class PostgresStore implements Store {
 
   /** The database's data version, read on the poll's own connection. */
   private async pollVersion(): Promise<number> {
-    this.pollWaitingSince = Date.now();
-    try {
-      let client = this.pollClient;
-      if (!client) {
-        const opened = new pg.Client(this.config);
-        const forget = (): void => {
-          if (this.pollClient === opened) this.pollClient = undefined;
-        };
-        opened.on('error', forget);
-        opened.on('end', forget);
-        this.pollClient = client = opened;
-        await opened.connect().catch((error: unknown) => {
-          forget();
-          throw error;
-        });
+    let client = this.pollClient;
+    if (!client) {
+      const opened = new pg.Client(this.config);
+      const forget = (): void => {
+        if (this.pollClient === opened) this.pollClient = undefined;
+      };
+      opened.on('error', forget);
+      opened.on('end', forget);
+      this.pollClient = client = opened;
+      try {
+        await opened.connect();
+      } catch (error) {
+        forget();
+        if (isConnectionFailure(error)) throw error;
+        // Refused for another reason (the role's connection limit reached): this poll reads
+        // through the pool, as the requests do.
+        return this.answered(await this.pool.query<{ value: number }>(VERSION_SQL));
       }
-      const { rows } = await client.query<{ value: number }>(
-        "SELECT value FROM meta WHERE key = 'data_version'",
-      );
-      return Number(rows[0]?.value ?? 0);
-    } finally {
-      this.pollWaitingSince = undefined;
     }
+    return this.answered(await client.query<{ value: number }>(VERSION_SQL));
+  }
+
+  private answered({ rows }: pg.QueryResult<{ value: number }>): number {
+    this.lastAnswer = performance.now();
+    return Number(rows[0]?.value ?? 0);
   }
 
   /**
-   * A poll unanswered for SILENCE_MS: the network to the server went silent (or the server
+   * No poll answered for SILENCE_MS: the network to the server went silent (or the server
    * stopped answering). The outage begins (logged once, requests answer 503), and every
    * connection is closed on this side, so that the statements waiting on them fail now, as they
-   * would on a reset, instead of waiting for minutes. New connections are opened once it answers
-   * again.
+   * would on a reset, instead of waiting for minutes; again after as long while it lasts. New
+   * connections are opened once it answers again.
    */
   private watchForSilence(): void {
-    const since = this.pollWaitingSince;
     const silenceMs = this.options.silenceMs ?? SILENCE_MS;
-    if (since === undefined || Date.now() - since < silenceMs) return;
-    this.pollWaitingSince = undefined;
-    this.failure(
-      Object.assign(new Error(`no answer for ${silenceMs / 1000} s`), { code: 'ETIMEDOUT' }),
-    );
-    if (this.pollClient) dropClient(this.pollClient);
-    dropConnections(this.pool);
+    // Only while a poll waits: after a pause of this process with none sent, nothing is late.
+    const silent = (): boolean => this.polling && performance.now() - this.lastAnswer >= silenceMs;
+    if (!silent()) return;
+    // Timers run before the answers waiting on sockets are read: after a pause of this process
+    // (a long task, a suspended machine) the poll's answer may be waiting. Asked again once
+    // they are read.
+    setImmediate(() => {
+      if (this.closing || !silent()) return;
+      this.lastAnswer = performance.now();
+      this.failure(
+        Object.assign(new Error(`no answer for ${silenceMs / 1000} s`), { code: 'ETIMEDOUT' }),
+      );
+      if (this.pollClient) dropClient(this.pollClient);
+      dropConnections(this.pool);
+    });
   }
 
   /** Sets the database's data version above `known` (and above any other replica's writes). */
@@ -519,7 +529,17 @@ export class PostgresStore implements Store {
     await this.writeQueue;
     await this.sandbox.close();
     await this.ingestLease.release();
-    await this.pollClient?.end().catch(() => undefined);
+    // Politely, when the server answers; at once when it does not (a silent network).
+    const poll = this.pollClient;
+    if (poll) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        poll.end().catch(() => undefined),
+        new Promise((resolve) => (timer = setTimeout(resolve, 1_000))),
+      ]);
+      clearTimeout(timer);
+      dropClient(poll);
+    }
     await this.pool.end();
   }
 }
