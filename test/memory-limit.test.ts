@@ -64,6 +64,9 @@ describe('answers under the engine memory limit', () => {
     return holders;
   }
 
+  /** A range read whole, before its head is sent (rate-request.ts: WHOLE_ANSWER_ROWS). */
+  const SHORT_RANGE = '/v1/exchangerate/2022-01-01/2022-12-31';
+
   const engineMemory = async (): Promise<number> =>
     Number(
       (await readRows(service.store, 'SELECT sum(memory_usage_bytes) FROM duckdb_memory()'))[0]![0],
@@ -82,8 +85,7 @@ describe('answers under the engine memory limit', () => {
   });
 
   test('a short range that gets no memory within the wait is a 503 with Retry-After, not a cut answer', async () => {
-    // Read whole, before its head is sent (range-windows.ts: WHOLE_ANSWER_ROWS).
-    const url = '/v1/exchangerate/2022-01-01/2022-12-31';
+    const url = SHORT_RANGE;
     const answer = (await service.app.inject(url)).body;
     const holders = await holdUntilFull(await statementOf(url));
     try {
@@ -101,7 +103,7 @@ describe('answers under the engine memory limit', () => {
   });
 
   test('a client that goes away while its short range waits for memory leaves no error behind', async () => {
-    const url = '/v1/exchangerate/2022-01-01/2022-12-31';
+    const url = SHORT_RANGE;
     const holders = await holdUntilFull(await statementOf(url));
     try {
       const base = await service.app.listen({ port: 0, host: '127.0.0.1' });

@@ -246,7 +246,7 @@ export class PostgresSandbox {
       if (code === undefined || isConnectionFailure(error)) {
         throw new SandboxUnavailable(`the query failed: ${(error as Error).message}`);
       }
-      if (code === '42601' && endsAtSemicolon(sql, error))
+      if (code === '42601' && isSecondStatement(sql, error))
         throw new SandboxRejection(ONE_STATEMENT);
       throw new SandboxRejection((error as Error).message.split('\n')[0]!);
     } finally {
@@ -368,19 +368,15 @@ export class PostgresSandbox {
   }
 }
 
-/**
- * Functions a statement of the query role must not call, as patterns of whole names, with why.
- * PostgreSQL grants the built-in ones to PUBLIC, so no grant can take them from this role alone.
- */
 /** What comes before the statement in the one the backend runs (see read). */
 const WRAPPED_START = 'SELECT fxrates_sandbox_row.* FROM (\n';
 
 /**
- * Whether a syntax error is at a `;` of the statement followed (past comments) by a keyword: a
- * second statement, which PostgreSQL reports as a syntax error at the `;` of the statement
- * wrapped in read(). (A `;` inside an expression, `(1; )`, stays a syntax error.)
+ * Whether a syntax error is at a `;` of the statement followed (past comments) by a keyword:
+ * the start of a second statement, which PostgreSQL reports as a syntax error at the `;` of
+ * the statement wrapped in read(). (A `;` inside an expression, `(1; )`, stays a syntax error.)
  */
-function endsAtSemicolon(sql: string, error: unknown): boolean {
+function isSecondStatement(sql: string, error: unknown): boolean {
   const position = Number((error as { position?: string }).position);
   const statement = sql.trim();
   const at = position - 1 - WRAPPED_START.length;
@@ -393,6 +389,10 @@ function endsAtSemicolon(sql: string, error: unknown): boolean {
   return /^[A-Za-z]/.test(rest.trim());
 }
 
+/**
+ * Functions a statement of the query role must not call, as patterns of whole names, with why.
+ * PostgreSQL grants the built-in ones to PUBLIC, so no grant can take them from this role alone.
+ */
 const REFUSED_FUNCTIONS: [name: string, why: string][] = [
   // It could raise its own work_mem past the role's 16MB (and sort gigabytes in the shared
   // database's memory) or lift its statement_timeout.
