@@ -16,6 +16,9 @@
  *   peak RSS above the warmed process (VmHWM after clear_refs) per scenario; the cache hits
  *   against a bare node:http server answering the same bytes and headers
  *   (bench/bare-server.mjs), the ceiling, in rounds taken in turn with fxrates' own;
+ * - once the server has stopped: the statements of the one-date, one-year and full-history
+ *   requests alone, planned as the server plans them and run through the store in this process,
+ *   beside the requests' p50: what the engine takes of each request and what the service adds;
  * - Frankfurter v1's published figures (ECB data, other machine) beside fxrates' own: one date
  *   and one-year ranges in JPY and USD, and, on the ECB file, in EUR as the peer answers them;
  *   with FXRATES_BENCH_PEER_URL (a Frankfurter v1 over the same ECB data) a side-by-side run;
@@ -39,6 +42,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addDays, daysBetween, isWeekend } from '../src/dates.js';
+import { SERVE_THREADS } from '../src/config.js';
+import { planRateRequest, type RatePath } from '../src/resolve/rate-request.js';
+import { openServiceStore } from '../src/service-store.js';
 import { generateObservations } from '../scripts/generate-observations.js';
 import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-cluster.js';
 
@@ -679,6 +685,8 @@ interface EngineRun {
   bare: Map<string, Measurement>;
   /** Why a scenario failed, by its id (`bare:` and the id for the bare server). */
   failures: Map<string, string>;
+  /** The p50 of the statements alone, ms, by scenario id (see statementTimes). */
+  statementMs: Map<string, number>;
 }
 
 /** A fresh database: a DuckDB file in `dir`, or a database of the PostgreSQL cluster. */
@@ -707,15 +715,19 @@ async function runEngine(set: DataSet, engine: Engine, dir: string): Promise<Eng
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
     });
+    let run: EngineRun;
     try {
       const fxrates = await listening(server, 'fxrates serve');
-      const run = await measureAll(set, engine, { child: server, target: fxrates }, dir, loadMs);
+      run = await measureAll(set, engine, { child: server, target: fxrates }, dir, loadMs);
       printRun(run);
       if (PEER_URL && set.key === 'ecb') await peerSideBySide(set, fxrates, new URL(PEER_URL));
-      return run;
     } finally {
       await stop(server);
     }
+    // Once the server has stopped: it holds a DuckDB file alone.
+    run.statementMs = await statementTimes(run, db);
+    printStatementTimes(run);
+    return run;
   } finally {
     await dropDatabase(engine, db);
   }
@@ -877,6 +889,7 @@ async function measureAll(
     figures: new Map(),
     bare: new Map(),
     failures: new Map(),
+    statementMs: new Map(),
   };
   // The 32 concurrent full histories come last: a server that fails them (out of memory) may
   // fail the large requests after them too.
@@ -913,6 +926,97 @@ async function startBare(fxrates: URL, scenarios: Scenario[], dir: string): Prom
   writeFileSync(file, JSON.stringify(responses));
   const child = startChild([BARE_SERVER, file]);
   return { child, target: await listening(child, 'bare server') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The statements alone
+
+/** The key of run.failures under which statementTimes says why it failed. */
+const STATEMENTS_FAILED = 'statements';
+
+/** The scenarios whose statements are also timed alone (see statementTimes). */
+const STATEMENT_SCENARIOS = ['date@1', 'date-eur@1', 'range@1', 'range-eur@1', 'history@1'];
+
+/** The endpoint and query string of a rate path, as the server's routes read them. */
+function ratePathOf(path: string): { ratePath: RatePath; query: string } {
+  const [pathname = '', query = ''] = path.split('?', 2);
+  const segments = pathname.replace(/^\/v1\/exchangerate\//, '').split('/');
+  const [first = '', second] = segments;
+  if (second !== undefined)
+    return { ratePath: { endpoint: 'range', start: first, end: second }, query };
+  if (first === 'all' || first === 'latest') return { ratePath: { endpoint: first }, query };
+  return { ratePath: { endpoint: 'date', date: first }, query };
+}
+
+/**
+ * The statements of each request of the one-date, one-year and full-history scenarios, planned
+ * as the server plans them and run through the store in this process once the server has
+ * stopped, one at a time, each path's statements once untimed first: p50 ms by scenario id.
+ * What a request would take if answering it cost nothing beyond its statements (a full
+ * history streamed in windows: its windows' statements one after the other, read whole). The
+ * difference to the request's own p50 is what this service adds: planning, turning the
+ * engine's values into text, HTTP, and the client. (A full history is written while its next
+ * windows are computed: there, the difference is only what does not overlap.)
+ */
+async function statementTimes(run: EngineRun, db: string): Promise<Map<string, number>> {
+  const times = new Map<string, number>();
+  const store = await openServiceStore(db, { threads: SERVE_THREADS });
+  try {
+    const catalog = await store.catalog();
+    for (const id of STATEMENT_SCENARIOS) {
+      const scenario = run.scenarios.get(id);
+      if (!scenario || !run.figures.has(id)) continue;
+      const ms: number[] = [];
+      for (const path of scenario.paths) {
+        const { ratePath, query } = ratePathOf(path);
+        const { statements } = planRateRequest(ratePath, query, catalog, store.dialect, today());
+        const runAll = async (): Promise<void> => {
+          for (const sql of statements) await store.readColumns(sql);
+        };
+        await runAll();
+        const started = performance.now();
+        await runAll();
+        ms.push(performance.now() - started);
+      }
+      times.set(id, median(ms));
+    }
+  } catch (error) {
+    // Reported (and the run counted as failed) without losing the figures measured before.
+    run.failures.set(STATEMENTS_FAILED, (error as Error).message);
+    console.log(`\nFAILED the statements alone: ${(error as Error).message}`);
+  } finally {
+    await store.close();
+  }
+  return times;
+}
+
+function printStatementTimes(run: EngineRun): void {
+  if (run.statementMs.size === 0) return;
+  const peer = new Map(PEER_PUBLISHED.map(({ id, p50 }) => [id, p50]));
+  const ecb = run.set.key === 'ecb';
+  console.log(
+    `\n${run.set.title} on ${run.engine}: the statements alone (as the server plans them, run in this process after it stopped)`,
+  );
+  printTable(
+    [
+      'scenario',
+      'request p50 ms',
+      'statements p50 ms',
+      'the rest, ms',
+      ...(ecb ? ['peer ÷ statements'] : []),
+    ],
+    [...run.statementMs].map(([id, statementMs]) => {
+      const request = run.figures.get(id)!.p50;
+      const peerMs = peer.get(id);
+      return [
+        run.scenarios.get(id)!.label,
+        formatMs(request),
+        formatMs(statementMs),
+        formatMs(request - statementMs),
+        ...(ecb ? [peerMs === undefined ? '' : formatRatio(peerMs / statementMs)] : []),
+      ];
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1052,6 +1156,7 @@ function describe(scenario: Scenario): string {
 
 function printFailures(run: EngineRun): void {
   for (const [key, why] of run.failures) {
+    if (key === STATEMENTS_FAILED) continue;
     const bare = key.startsWith('bare:');
     const scenario = run.scenarios.get(bare ? key.slice(5) : key)!;
     console.log(`FAILED ${bare ? 'bare server, ' : ''}${describe(scenario)}: ${why}`);
