@@ -2,6 +2,7 @@ import {
   DuckDBDateValue,
   DuckDBDateVector,
   DuckDBDecimalValue,
+  DuckDBDoubleVector,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   DuckDBTimestampVector,
@@ -102,16 +103,13 @@ export function chunkRows(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[]
   return rows;
 }
 
-/** The columns of one chunk (see columnReader). */
+/** The columns of one chunk (see columnValues). */
 export function chunkColumns(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[][] {
   // (The counts are read from the engine on every access.)
   const rowCount = chunk.rowCount;
   const columns: SqlValue[][] = [];
   for (let column = 0; column < chunk.columnCount; column++) {
-    const reader = columnReader(chunk.getColumnVector(column), read);
-    const values: SqlValue[] = new Array(rowCount);
-    for (let row = 0; row < rowCount; row++) values[row] = reader(row);
-    columns.push(values);
+    columns.push(columnValues(chunk.getColumnVector(column), read, rowCount));
   }
   return columns;
 }
@@ -124,46 +122,64 @@ interface VectorInternals {
 }
 
 /**
- * A reader of one column by row. Dates, times and short texts (symbols, source keys) repeat
- * on row after row: they are read from the vector's memory as numbers and turned into text
- * once per distinct value, instead of one value object and one decoding per row. Any vector
- * that is not laid out as expected (or holds NULLs) is read value by value.
+ * The values of one column. Dates, times and short texts (symbols, source keys) repeat on row
+ * after row: they are read from the vector's memory as numbers and turned into text once per
+ * distinct value, instead of one value object and one decoding per row; doubles are copied
+ * from it. Any vector that is not laid out as expected (or holds NULLs) is read value by value.
+ * Each kind has a loop of its own: one loop calling a reader made per column took half as long
+ * again, its one call site seeing every kind of reader (the ECB history's 217,000 rows: 34 ms
+ * against 23 ms; a one-year range: 1.2 ms against 0.85 ms).
  */
-function columnReader(vector: DuckDBVector, read: ValueReader): (row: number) => SqlValue {
+function columnValues(vector: DuckDBVector, read: ValueReader, rowCount: number): SqlValue[] {
+  const values: SqlValue[] = new Array(rowCount);
   const internals = vector as unknown as VectorInternals;
   const item = (row: number): SqlValue => read(vector.getItem(row));
-  if (internals.validity?.data !== null) return item;
   const { items, dataView } = internals;
-  if (vector instanceof DuckDBDateVector && items instanceof Int32Array) {
+  if (internals.validity?.data !== null) {
+    for (let row = 0; row < rowCount; row++) values[row] = item(row);
+  } else if (vector instanceof DuckDBDoubleVector && items instanceof Float64Array) {
+    for (let row = 0; row < rowCount; row++) values[row] = items[row]!;
+  } else if (vector instanceof DuckDBDateVector && items instanceof Int32Array) {
     // A miss is read as a value: read() keeps its text under the same key (as for instants).
-    return (row) => read.dates.get(items[row]!) ?? item(row);
-  }
-  if (vector instanceof DuckDBTimestampVector && items instanceof BigInt64Array) {
+    for (let row = 0; row < rowCount; row++) values[row] = read.dates.get(items[row]!) ?? item(row);
+  } else if (vector instanceof DuckDBTimestampVector && items instanceof BigInt64Array) {
     const words = new Int32Array(items.buffer, items.byteOffset, items.length * 2);
-    return (row) => {
+    for (let row = 0; row < rowCount; row++) {
       const high = words[2 * row + 1]!;
       // Beyond 2^52 microseconds (the year 2112) a double may not hold the exact count.
-      if (high >= 1 << 20 || high < -(1 << 20)) return item(row);
-      return read.instants.get(high * 4_294_967_296 + (words[2 * row]! >>> 0)) ?? item(row);
-    };
+      values[row] =
+        high >= 1 << 20 || high < -(1 << 20)
+          ? item(row)
+          : (read.instants.get(high * 4_294_967_296 + (words[2 * row]! >>> 0)) ?? item(row));
+    }
+  } else if (vector instanceof DuckDBVarCharVector && dataView instanceof DataView) {
+    for (let row = 0; row < rowCount; row++) values[row] = shortText(dataView, row, read, item);
+  } else {
+    for (let row = 0; row < rowCount; row++) values[row] = item(row);
   }
-  if (vector instanceof DuckDBVarCharVector && dataView instanceof DataView) {
-    return (row) => {
-      // A string of up to 12 bytes is stored inline after its length: texts of up to 6 bytes
-      // are keyed by their length and bytes, exactly.
-      const offset = row * 16;
-      const length = dataView.getUint32(offset, true);
-      if (length > 6) return item(row);
-      let key = length;
-      for (let index = 0; index < length; index++)
-        key = key * 256 + dataView.getUint8(offset + 4 + index);
-      let text = read.shortTexts.get(key);
-      if (text === undefined) {
-        text = item(row) as string;
-        read.shortTexts.set(key, text);
-      }
-      return text;
-    };
+  return values;
+}
+
+/**
+ * A text of a VARCHAR vector. A string of up to 12 bytes is stored inline after its length:
+ * texts of up to 6 bytes are keyed by their length and bytes, exactly.
+ */
+function shortText(
+  dataView: DataView,
+  row: number,
+  read: ValueReader,
+  item: (row: number) => SqlValue,
+): SqlValue {
+  const offset = row * 16;
+  const length = dataView.getUint32(offset, true);
+  if (length > 6) return item(row);
+  let key = length;
+  for (let index = 0; index < length; index++)
+    key = key * 256 + dataView.getUint8(offset + 4 + index);
+  let text = read.shortTexts.get(key);
+  if (text === undefined) {
+    text = item(row) as string;
+    read.shortTexts.set(key, text);
   }
-  return item;
+  return text;
 }
