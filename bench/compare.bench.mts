@@ -685,7 +685,7 @@ interface EngineRun {
   bare: Map<string, Measurement>;
   /** Why a scenario failed, by its id (`bare:` and the id for the bare server). */
   failures: Map<string, string>;
-  /** The p50 of the requests' statements alone, ms, by scenario id (see statementTimes). */
+  /** The p50 of the requests' statements alone, ms, by scenario id (see timeStatements). */
   statementMs: Map<string, number>;
 }
 
@@ -725,7 +725,7 @@ async function runEngine(set: DataSet, engine: Engine, dir: string): Promise<Eng
       await stop(server);
     }
     // Once the server has stopped: it holds a DuckDB file alone.
-    run.statementMs = await statementTimes(run, db);
+    await timeStatements(run, db);
     printStatementTimes(run);
     return run;
   } finally {
@@ -931,11 +931,8 @@ async function startBare(fxrates: URL, scenarios: Scenario[], dir: string): Prom
 // ---------------------------------------------------------------------------------------------
 // The statements alone
 
-/** The key of run.failures under which statementTimes says why it failed. */
-const STATEMENTS_FAILED = 'statements';
-
 /**
- * The scenarios whose statements are also timed alone (see statementTimes): one statement each,
+ * The scenarios whose statements are also timed alone (see timeStatements): one statement each,
  * read whole before a byte is written. A full history is not: the service writes its windows
  * while it computes the next ones on other connections (PostgreSQL: on other server processes),
  * so its statements one after the other take longer than the request.
@@ -954,14 +951,13 @@ function ratePathOf(path: string): { ratePath: RatePath; query: string } {
 }
 
 /**
- * The statement of each request of the one-date and one-year scenarios, planned as the server
- * plans it and run through the store in this process once the server has stopped, one at a
- * time, each once untimed first: p50 ms by scenario id. What a request would take if answering
- * it cost nothing beyond its statement. The difference to the request's own p50 is what this
- * service adds: planning, turning the engine's values into text, HTTP, and the client.
+ * Times the statement of each request of the one-date and one-year scenarios, planned as the
+ * server plans it and run through the store in this process once the server has stopped, one
+ * at a time, each once untimed first: its p50 in run.statementMs. What a request would take if
+ * answering it cost nothing beyond its statement. The difference to the request's own p50 is
+ * what this service adds: planning, turning the engine's values into text, HTTP, and the client.
  */
-async function statementTimes(run: EngineRun, db: string): Promise<Map<string, number>> {
-  const times = new Map<string, number>();
+async function timeStatements(run: EngineRun, db: string): Promise<void> {
   const store = await openServiceStore(db, { threads: SERVE_THREADS });
   try {
     const catalog = await store.catalog();
@@ -980,16 +976,17 @@ async function statementTimes(run: EngineRun, db: string): Promise<Map<string, n
         await store.readColumns(sql);
         ms.push(performance.now() - started);
       }
-      if (ms.length > 0) times.set(id, median(ms));
+      if (ms.length > 0) run.statementMs.set(id, median(ms));
     }
   } catch (error) {
-    // Reported (and the run counted as failed) without losing the figures measured before.
-    run.failures.set(STATEMENTS_FAILED, (error as Error).message);
-    console.log(`\nFAILED timing the statements alone: ${(error as Error).message}`);
+    // Reported (and the run counted as failed) without losing the figures measured before. The
+    // run's failures were printed already: this one is printed here.
+    const key = 'timing the statements alone';
+    run.failures.set(key, (error as Error).message);
+    console.log(`\nFAILED ${key}: ${(error as Error).message}`);
   } finally {
     await store.close();
   }
-  return times;
 }
 
 function printStatementTimes(run: EngineRun): void {
@@ -1158,10 +1155,11 @@ function describe(scenario: Scenario): string {
 
 function printFailures(run: EngineRun): void {
   for (const [key, why] of run.failures) {
-    if (key === STATEMENTS_FAILED) continue;
     const bare = key.startsWith('bare:');
-    const scenario = run.scenarios.get(bare ? key.slice(5) : key)!;
-    console.log(`FAILED ${bare ? 'bare server, ' : ''}${describe(scenario)}: ${why}`);
+    // A key that names no scenario says what failed itself.
+    const scenario = run.scenarios.get(bare ? key.slice(5) : key);
+    const what = scenario ? describe(scenario) : key;
+    console.log(`FAILED ${bare ? 'bare server, ' : ''}${what}: ${why}`);
   }
 }
 
