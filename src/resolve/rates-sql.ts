@@ -26,8 +26,8 @@ export const LONG_LOOK_BACK_DAYS = 1000;
  * - for one date, each source's newest pair per symbol in the window is its candidate; for a
  *   range, spans let a pair stand for the days from its own up to `up_to_days_before` later,
  *   or until the source's next pair of that symbol, whichever is first; covered lists those
- *   days, so that keys (the start date, then every later day on which a requested source
- *   observed) meet their pairs in an equality join;
+ *   days, of which those that are keys (the start date, then every later day on which a
+ *   requested source observed) are kept;
  * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order
  *   (when that is one, each group's first row in the dialect's fastest form).
  * One date whose sources are all quoted in the base currency has no pairs to make: ranked reads
@@ -292,10 +292,15 @@ function latestObservationOfOneDay(
   ];
 }
 
-/** Ranges: each pair stands for the days it covers, and keys meet their pairs in an equality join. */
+/** Ranges: each pair stands for the days it covers, of which the keys are kept. */
 function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = sourceKeyList(query);
+  // The covered days that are keys: a filter rather than a join with the keys. On DuckDB a
+  // window of 41,000 rows from four sources took 63-65 ms with the join, 55-57 ms with the
+  // filter, and the ECB history's windows 216 ms against 203; PostgreSQL takes the same time.
+  const coveredKeys = `covered AS s${joinSrc(query, 's.source')}
+    WHERE s.day IN (SELECT day FROM keys)`;
   // A series is one source's pairs of one symbol. One source is the same on every row: the order
   // and the test leave it out (PostgreSQL's sort compares every term, constant or not).
   const series = prioritized(query) ? ['source', 'symbol'] : ['symbol'];
@@ -344,21 +349,19 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
       firstSourceOnly(query)
         ? dialect.firstOfEachGroup(
             [
-              ['k.day', 'date'],
+              ['s.day', 'date'],
               ...['symbol', 'source', 'symbol_rate', 'base_rate', 'observation_time'].map(
                 (column) => [`s.${column}`, column] as const,
               ),
               ['src.priority', 'priority'],
             ],
-            `keys AS k
-    JOIN covered AS s ON s.day = k.day${joinSrc(query, 's.source')}`,
-            [{ expression: 'k.day', descending: true }, { expression: 's.symbol' }],
+            coveredKeys,
+            [{ expression: 's.day', descending: true }, { expression: 's.symbol' }],
             'src.priority',
           )
-        : `SELECT k.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priorityOf(query, 'src.priority')} AS priority,
-      ${ranks(query) ? 'row_number() OVER (PARTITION BY k.day, s.symbol ORDER BY src.priority)' : '1'} AS rank
-    FROM keys AS k
-    JOIN covered AS s ON s.day = k.day${joinSrc(query, 's.source')}`
+        : `SELECT s.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priorityOf(query, 'src.priority')} AS priority,
+      ${ranks(query) ? 'row_number() OVER (PARTITION BY s.day, s.symbol ORDER BY src.priority)' : '1'} AS rank
+    FROM ${coveredKeys}`
     }
   )`,
   ];
