@@ -231,13 +231,8 @@ async function wholeRows(
   // answers already sent survived young collections and were moved to the old generation: in
   // a loop of one-year ranges, each young collection kept 1.07 MB (0.22 MB now), and they took
   // 0.9 ms of each answer (0.36 ms now).
-  const held: (ColumnBatch | undefined)[] = batches;
   return (async function* () {
-    for (let index = 0; index < held.length; index++) {
-      const batch = held[index]!;
-      held[index] = undefined;
-      yield rateBatchOf(batch);
-    }
+    for (let batch = batches.shift(); batch; batch = batches.shift()) yield rateBatchOf(batch);
   })();
 }
 

@@ -33,8 +33,9 @@ export interface SqlDialect {
   /**
    * Of the rows of `from` (FROM and JOIN clauses, and a WHERE clause if any), each group's row
    * with the smallest `order` (unique within a group, never NULL): a SELECT of `columns`, each
-   * `[expression, name]`, the groups' expressions and `order` among them. A group descending is the direction the
-   * statement's answer lists it in, which an engine that sorts to find the rows can follow.
+   * `[expression, name]`, the groups' expressions and `order` among them. A group descending
+   * is the direction the statement's answer lists it in, which an engine that sorts to find the
+   * rows can follow.
    */
   firstOfEachGroup(
     columns: readonly (readonly [expression: string, name: string])[],
