@@ -301,20 +301,17 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   // filter, and the ECB history's windows 216 ms against 203; PostgreSQL takes the same time.
   const coveredKeys = `covered AS s${joinSrc(query, 's.source')}
     WHERE s.day IN (SELECT day FROM keys)`;
-  // A series is one source's pairs of one symbol. One source is the same on every row: the order
-  // and the test leave it out (PostgreSQL's sort compares every term, constant or not).
+  // A series is one source's pairs of one symbol. One source is the same on every row: the
+  // window leaves it out (PostgreSQL's sort compares every term, constant or not).
   const series = prioritized(query) ? ['source', 'symbol'] : ['symbol'];
-  const sameSeries = series.map((column) => `lead(${column}) OVER w = ${column}`);
+  const next = dialect.dayBeforeNextOfSeries(series, `day + ${window}`);
   return [
-    // The next pair of the same source and symbol is the next row in this order (one sorted
-    // window, which engines compute faster than a partition per source and symbol).
     `spans AS (
     SELECT source, symbol, day, symbol_rate, base_rate, observation_time,
       least(day + ${window}, ${dateLiteral(query.end)},
-        CASE WHEN ${sameSeries.join(' AND ')}
-          THEN lead(day) OVER w - 1 ELSE day + ${window} END) AS last_day
+        ${next.expression}) AS last_day
     FROM pairs
-    WINDOW w AS (ORDER BY ${[...series, 'day'].join(', ')})
+    WINDOW w AS (${next.window})
   )`,
     `covered AS (
     SELECT source, symbol, symbol_rate, base_rate, observation_time,

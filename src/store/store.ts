@@ -43,6 +43,15 @@ export interface SqlDialect {
     groups: readonly { expression: string; descending?: boolean }[],
     order: string,
   ): string;
+  /**
+   * Over rows with one row per series (the `series` columns) and `day`: the day before the
+   * same series' next day, or `otherwise` on a series' last row, as an expression over the
+   * window `w` and that window's definition.
+   */
+  dayBeforeNextOfSeries(
+    series: readonly string[],
+    otherwise: string,
+  ): { expression: string; window: string };
   /** A select-list expression that turns each row into one row per DATE from `from` to `to`. */
   daysFrom(from: string, to: string): string;
   /** The constant 1 as the type rates are stored in. */

@@ -41,6 +41,15 @@ export const duckdbDialect: SqlDialect = {
     FROM ${from}
     GROUP BY ${[...grouped].join(', ')}`;
   },
+  // One window sorted by series and day, the next row compared with each: a window partitioned
+  // by series took 16% longer for the ECB history's one-year statement (11.1-11.2 ms, 9.6).
+  dayBeforeNextOfSeries: (series, otherwise) => ({
+    expression: `CASE WHEN ${series.map((column) => `lead(${column}) OVER w = ${column}`).join(' AND ')}
+          THEN lead(day) OVER w - 1 ELSE ${otherwise} END`,
+    window: `ORDER BY ${[...series, 'day'].join(', ')}`,
+  }),
+  // A series of whole days, not of integers added to a DATE: the ECB history's one-year
+  // statement took 10.1-10.7 ms with integers, 9.4-10.1 so.
   daysFrom: (from, to) => `CAST(unnest(generate_series(${from}, ${to}, INTERVAL 1 DAY)) AS DATE)`,
   one: 'CAST(1 AS DOUBLE)',
 };

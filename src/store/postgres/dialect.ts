@@ -43,7 +43,17 @@ export const postgresDialect: SqlDialect = {
     ORDER BY ${[...groups.map((g) => `${g.expression}${g.descending ? ' DESC' : ''}`), order].join(', ')}`;
   },
   oneOf: (column, values) => `${column} IN (${values})`,
-  daysFrom: (from, to) =>
-    `CAST(generate_series(CAST(${from} AS TIMESTAMP), CAST(${to} AS TIMESTAMP), INTERVAL '1 day') AS DATE)`,
+  // A window partitioned by series, whose last row has no next: PostgreSQL computes it faster
+  // than one sorted window comparing each row with the next (the ECB history's one-year
+  // statement 21.8-22.1 ms against 22.4-22.8, a five-year one 116-120 against 121-124; the 1 M
+  // set's one-year statement over four sources, with daysFrom below, 36.2-36.6 against 38.0-38.4).
+  dayBeforeNextOfSeries: (series, otherwise) => ({
+    expression: `coalesce(lead(day) OVER w - 1, ${otherwise})`,
+    window: `PARTITION BY ${series.join(', ')} ORDER BY day`,
+  }),
+  // Days as the first one plus each whole number up to the last: faster than a series of
+  // timestamps turned into dates (the ECB history's one-year statement 22.5-22.9 ms against
+  // 23.2-23.9).
+  daysFrom: (from, to) => `${from} + generate_series(0, ${to} - (${from}))`,
   one: 'CAST(1 AS DOUBLE PRECISION)',
 };
