@@ -46,6 +46,7 @@ import { SERVE_THREADS } from '../src/config.js';
 import { planRateRequest, type RatePath } from '../src/resolve/rate-request.js';
 import { openServiceStore } from '../src/service-store.js';
 import { generateObservations } from '../scripts/generate-observations.js';
+import { printTable } from './tables.mjs';
 import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-cluster.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
@@ -1130,22 +1131,6 @@ function formatMiB(mib: number): string {
 
 function formatRate(perSecond: number): string {
   return perSecond < 10 ? perSecond.toFixed(2) : Math.round(perSecond).toLocaleString('en');
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (cells: string[]): string =>
-    cells
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
-      )
-      .join('  ')
-      .trimEnd();
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const row of rows) console.log(line(row));
 }
 
 function describe(scenario: Scenario): string {

@@ -25,6 +25,7 @@ import { planRateRequest, type RatePath } from '../src/resolve/rate-request.js';
 import { openServiceStore } from '../src/service-store.js';
 import type { ColumnBatch, SqlDialect, Store } from '../src/store/store.js';
 import { generateObservations } from '../scripts/generate-observations.js';
+import { printTable } from './tables.mjs';
 import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-cluster.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
@@ -144,22 +145,6 @@ function rowTexts(batches: ColumnBatch[]): string[] {
 function sameRows(a: ColumnBatch[], b: ColumnBatch[]): boolean {
   const [left, right] = [rowTexts(a), rowTexts(b)];
   return left.length === right.length && left.every((row, index) => row === right[index]);
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (cells: string[]): string =>
-    cells
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
-      )
-      .join('  ')
-      .trimEnd();
-  console.log(line(header));
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  for (const row of rows) console.log(line(row));
 }
 
 function chosen<T extends string>(variable: string, all: readonly T[]): T[] {
