@@ -35,18 +35,22 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { addDays, daysBetween, isWeekend } from '../src/dates.js';
+import { addDays, daysBetween } from '../src/dates.js';
 import { SERVE_THREADS } from '../src/config.js';
 import { planRateRequest, type RatePath } from '../src/resolve/rate-request.js';
 import { openServiceStore } from '../src/service-store.js';
-import { generateObservations } from '../scripts/generate-observations.js';
-import { printTable } from './tables.mjs';
+import {
+  GENERATED_FIRST_DATE,
+  generateObservations,
+  generatedLastDate,
+} from '../scripts/generate-observations.js';
+import { chosen, ecbDates, median, printTable } from './common.mjs';
 import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-cluster.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
@@ -54,7 +58,6 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 const BARE_SERVER = join(ROOT, 'bench', 'bare-server.mjs');
 const ECB_FILE = resolve(ROOT, '..', 'shared', 'fixtures', 'history', 'eurofxref-hist.csv');
 const GENERATED_SOURCES = 'sources=ecb,imf,boe,cbr';
-const GENERATED_PER_DAY = 40;
 const QUICK = process.env.FXRATES_BENCH_QUICK === '1';
 const PEER_URL = process.env.FXRATES_BENCH_PEER_URL;
 
@@ -80,18 +83,6 @@ const ENGINE_KEYS = ['duckdb', 'postgres'] as const;
 type Engine = (typeof ENGINE_KEYS)[number];
 
 /** The items of a comma list in the environment, in the order of `allowed`; all when unset. */
-function chosen<T extends string>(name: string, allowed: readonly T[]): T[] {
-  const raw = process.env[name]?.trim();
-  if (!raw) return [...allowed];
-  const items = raw.split(',').map((item) => item.trim().toLowerCase());
-  for (const item of items) {
-    if (!(allowed as readonly string[]).includes(item)) {
-      throw new Error(`${name}: '${item}' is not one of ${allowed.join(', ')}`);
-    }
-  }
-  return allowed.filter((key) => items.includes(key));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Data sets
 
@@ -107,27 +98,6 @@ interface DataSet {
   sources: string;
 }
 
-/** The first and last dates of the ECB history file (newest first). */
-function ecbDates(path: string): { firstDate: string; lastDate: string } {
-  const dates = readFileSync(path, 'utf8')
-    .split('\n')
-    .slice(1)
-    .map((line) => line.slice(0, 10))
-    .filter((date) => /^\d{4}-\d\d-\d\d$/.test(date))
-    .sort();
-  return { firstDate: dates[0]!, lastDate: dates[dates.length - 1]! };
-}
-
-/** The date of the last generated observation: 40 a business day from 1900-01-01. */
-function generatedLastDate(count: number): string {
-  let days = Math.ceil(count / GENERATED_PER_DAY);
-  let date = '1900-01-01';
-  for (;;) {
-    if (!isWeekend(date) && --days === 0) return date;
-    date = addDays(date, 1);
-  }
-}
-
 function generatedSet(key: SetKey, count: number, dir: string): DataSet {
   const path = join(dir, `generated-${key}.csv`);
   return {
@@ -135,7 +105,7 @@ function generatedSet(key: SetKey, count: number, dir: string): DataSet {
     title: `generated, ${count.toLocaleString('en')} observations`,
     path,
     prepare: () => generateObservations(path, count),
-    firstDate: '1900-01-01',
+    firstDate: GENERATED_FIRST_DATE,
     lastDate: generatedLastDate(count),
     sources: GENERATED_SOURCES,
   };
@@ -461,15 +431,6 @@ async function drive(
   return { latencies, bytes };
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function median(values: number[]): number {
-  return percentile(values, 50);
-}
-
 /** Warms up, then times the scenario's requests and watches the target's peak memory. */
 async function measure(target: Target, scenario: Scenario): Promise<Measurement> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: scenario.connections });
@@ -491,7 +452,7 @@ async function measure(target: Target, scenario: Scenario): Promise<Measurement>
     const seconds = (performance.now() - started) / 1000;
     return {
       requests: scenario.paths.length,
-      p50: percentile(timed.latencies, 50),
+      p50: median(timed.latencies),
       reqPerSec: scenario.paths.length / seconds,
       mbPerSec: timed.bytes / 1e6 / seconds,
       peakMiB: await stopWatching(),

@@ -22,6 +22,7 @@ import { openServiceStore } from '../src/service-store.js';
 import type { Store } from '../src/store/store.js';
 import { generateObservations } from '../scripts/generate-observations.js';
 import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-cluster.js';
+import { median } from './common.mjs';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const ECB = resolve(ROOT, '..', 'shared', 'fixtures', 'history', 'eurofxref-hist.csv');
@@ -31,11 +32,6 @@ interface Timing {
   p50: number;
   reqPerSec: number;
   peakRssMiB: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** Requests `paths` with `concurrency` clients, spread over `baseUrls` in turn. */

@@ -24,8 +24,12 @@ import { importFile } from '../src/import/import-file.js';
 import { planRateRequest, type RatePath } from '../src/resolve/rate-request.js';
 import { openServiceStore } from '../src/service-store.js';
 import type { ColumnBatch, SqlDialect, Store } from '../src/store/store.js';
-import { generateObservations } from '../scripts/generate-observations.js';
-import { printTable } from './tables.mjs';
+import {
+  GENERATED_FIRST_DATE,
+  generateObservations,
+  generatedLastDate,
+} from '../scripts/generate-observations.js';
+import { chosen, ecbDates, median, printTable } from './common.mjs';
 import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-cluster.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
@@ -63,21 +67,13 @@ async function baselineBuild(root: string): Promise<Build> {
 }
 
 interface DataSet {
+  key: string;
   name: string;
   file: string;
   first: string;
   last: string;
   /** The sources' query parameter, if not the default ones. */
   sources?: string;
-}
-
-/** The last date of a generated set: one business day per 40 observations from 1900-01-01. */
-function generatedLast(rows: number): string {
-  let date = '1900-01-01';
-  for (let days = Math.ceil(rows / 40); ; date = addDays(date, 1)) {
-    const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
-    if (weekday !== 0 && weekday !== 6 && --days === 0) return date;
-  }
 }
 
 /** `count` dates spread over the set. */
@@ -116,11 +112,6 @@ function scenarios(set: DataSet): [string, [RatePath, string][]][] {
   ];
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 /** Runs every statement of a request, read whole: its rows and how long it took, ms. */
 async function runAll(
   store: Store,
@@ -147,16 +138,6 @@ function sameRows(a: ColumnBatch[], b: ColumnBatch[]): boolean {
   return left.length === right.length && left.every((row, index) => row === right[index]);
 }
 
-function chosen<T extends string>(variable: string, all: readonly T[]): T[] {
-  const value = process.env[variable];
-  if (!value) return [...all];
-  return value.split(',').map((key) => {
-    if (!all.includes(key as T))
-      throw new Error(`${variable}: ${key} is not one of ${all.join(', ')}`);
-    return key as T;
-  });
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'fxrates-statements-'));
 let differing = 0;
 try {
@@ -165,16 +146,18 @@ try {
   for (const key of chosen('FXRATES_BENCH_SETS', ['ecb', 'generated'] as const)) {
     if (key === 'ecb') {
       if (existsSync(ECB)) {
-        sets.push({ name: 'ECB history', file: ECB, first: '1999-01-04', last: '2026-04-13' });
+        const { firstDate, lastDate } = ecbDates(ECB);
+        sets.push({ key, name: 'ECB history', file: ECB, first: firstDate, last: lastDate });
       } else console.log(`ECB history skipped: ${ECB} not found`);
     } else {
       const file = join(dir, 'generated.csv');
       await generateObservations(file, ROWS);
       sets.push({
+        key,
         name: `generated, ${ROWS.toLocaleString('en')} observations`,
         file,
-        first: '1900-01-01',
-        last: generatedLast(ROWS),
+        first: GENERATED_FIRST_DATE,
+        last: generatedLastDate(ROWS),
         sources: 'ecb,imf,boe,cbr',
       });
     }
@@ -188,7 +171,7 @@ try {
     for (const set of sets) {
       const location =
         engine === 'duckdb'
-          ? join(dir, `${set.name.length}-${Date.now()}.duckdb`)
+          ? join(dir, `${set.key}.duckdb`)
           : await (await postgresCluster()).createDatabase();
       const store = await openServiceStore(location, { threads: SERVE_THREADS });
       try {

@@ -16,6 +16,20 @@ const SOURCES: [string, string, string[]][] = [
   ['cbr', 'RUB', ['USD', 'EUR', 'CNY', 'TRY', 'KZT', 'BYN', 'AMD', 'GEL', 'UZS', 'INR']],
 ];
 
+/** The date of the first generated observation. */
+export const GENERATED_FIRST_DATE = '1900-01-01';
+
+/** The date of the last of `count` generated observations: one per symbol each business day. */
+export function generatedLastDate(count: number): string {
+  const perDay = SOURCES.reduce((sum, [, , symbols]) => sum + symbols.length, 0);
+  let days = Math.ceil(count / perDay);
+  for (let day = 0; ; day++) {
+    const date = new Date(Date.UTC(1900, 0, 1) + day * 86_400_000);
+    const weekday = date.getUTCDay();
+    if (weekday !== 0 && weekday !== 6 && --days === 0) return date.toISOString().slice(0, 10);
+  }
+}
+
 /** Writes `count` observations to `path`, starting on 1900-01-01 and going forward. */
 export async function generateObservations(path: string, count: number): Promise<void> {
   const out = createWriteStream(path);

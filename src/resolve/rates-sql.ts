@@ -296,7 +296,7 @@ function latestObservationOfOneDay(
 function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = sourceKeyList(query);
-  // The covered days are keys (see covered below): ranked reads them all.
+  // Every covered day is a key (see covered below): ranked reads them all.
   const covered = `covered AS s${joinSrc(query, 's.source')}`;
   // A series is one source's pairs of one symbol. One source is the same on every row: the
   // window leaves it out (PostgreSQL's sort compares every term, constant or not).

@@ -31,11 +31,10 @@ export interface SqlDialect {
    */
   oneOf(column: string, values: string): string;
   /**
-   * Of the rows of `from` (FROM and JOIN clauses, and a WHERE clause if any), each group's row
-   * with the smallest `order` (unique within a group, never NULL): a SELECT of `columns`, each
-   * `[expression, name]`, the groups' expressions and `order` among them. A group descending
-   * is the direction the statement's answer lists it in, which an engine that sorts to find the
-   * rows can follow.
+   * Of the rows of `from` (FROM and JOIN clauses), each group's row with the smallest `order`
+   * (unique within a group, never NULL): a SELECT of `columns`, each `[expression, name]`, the
+   * groups' expressions and `order` among them. A group descending is the direction the
+   * statement's answer lists it in, which an engine that sorts to find the rows can follow.
    */
   firstOfEachGroup(
     columns: readonly (readonly [expression: string, name: string])[],
