@@ -1,8 +1,10 @@
 /**
  * fxrates measured against its performance targets in one run, each figure from a real
  * `fxrates serve` child process loaded by `fxrates import`, as an operator would run them: the
- * built command (dist/cli.js, which `npm run bench:compare` builds first), not the sources
- * through a TypeScript loader, which would add its own memory to every figure.
+ * installed command (bin/fxrates: the built dist/cli.js, which `npm run bench:compare` builds
+ * first, with jemalloc preloaded where the system has it; the run says which malloc the server
+ * has), not the sources through a TypeScript loader, which would add its own memory to every
+ * figure.
  *
  * - data sets: the ECB history file (217k observations) and generated sets of 1,000,000 and
  *   4,000,000 observations (4 sources, 40 a business day from 1900-01-01 onward);
@@ -55,6 +57,8 @@ import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-c
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
+/** The installed command: dist/cli.js, with jemalloc preloaded where the system has it. */
+const LAUNCHER = join(ROOT, 'bin', 'fxrates');
 const BARE_SERVER = join(ROOT, 'bench', 'bare-server.mjs');
 const ECB_FILE = resolve(ROOT, '..', 'shared', 'fixtures', 'history', 'eurofxref-hist.csv');
 const GENERATED_SOURCES = 'sources=ecb,imf,boe,cbr';
@@ -537,8 +541,8 @@ function problemOf(line: string): string | undefined {
   }
 }
 
-function startChild(args: string[], env: Record<string, string> = {}): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env } });
+function startChild(command: string, args: string[], env: Record<string, string> = {}): Child {
+  const proc = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env } });
   const child: Child = { process: proc, output: () => output, problems: [] };
   let output = '';
   let partial = '';
@@ -555,7 +559,7 @@ function startChild(args: string[], env: Record<string, string> = {}): Child {
 
 /** Runs `fxrates ARGS...` to its end; a failure throws with its output. */
 async function runCli(args: string[]): Promise<void> {
-  const child = startChild([CLI, ...args]);
+  const child = startChild(process.execPath, [CLI, ...args]);
   const [code] = (await once(child.process, 'close')) as [number | null];
   if (code !== 0) throw new Error(`fxrates ${args[0]} exited with ${code}: ${child.output()}`);
 }
@@ -581,6 +585,16 @@ async function listening(child: Child, what: string): Promise<Target> {
     throw error;
   });
   return { url: new URL(url), pid: child.process.pid! };
+}
+
+/** The malloc the server says at start it runs on. */
+async function mallocOf(child: Child): Promise<string> {
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    const said = /memory allocator: ([^;"]+)/.exec(child.output());
+    if (said) return said[1]!;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return 'a malloc it did not name';
 }
 
 function exited(child: Child): boolean {
@@ -673,13 +687,14 @@ async function runEngine(set: DataSet, engine: Engine, dir: string): Promise<Eng
     await runCli(['import', '--db', db, set.path]);
     const loadMs = performance.now() - started;
     console.log(`\n${set.title} on ${engine}: loaded by fxrates import in ${formatMs(loadMs)} ms`);
-    const server = startChild([CLI, 'serve', '--no-ingest', '--port', '0', '--db', db], {
+    const server = startChild(LAUNCHER, ['serve', '--no-ingest', '--port', '0', '--db', db], {
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
     });
     let run: EngineRun;
     try {
       const fxrates = await listening(server, 'fxrates serve');
+      console.log(`fxrates serve runs on ${await mallocOf(server)}`);
       run = await measureAll(set, engine, { child: server, target: fxrates }, dir, loadMs);
       printRun(run);
       if (PEER_URL && set.key === 'ecb') await peerSideBySide(set, fxrates, new URL(PEER_URL));
@@ -886,7 +901,7 @@ async function startBare(fxrates: URL, scenarios: Scenario[], dir: string): Prom
   }
   const file = join(dir, 'bare-responses.json');
   writeFileSync(file, JSON.stringify(responses));
-  const child = startChild([BARE_SERVER, file]);
+  const child = startChild(process.execPath, [BARE_SERVER, file]);
   return { child, target: await listening(child, 'bare server') };
 }
 

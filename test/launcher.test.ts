@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { machine, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { mallocInUse } from '../src/allocator.js';
+import { VERSION } from '../src/version.js';
+import { REPO_ROOT } from './support/harness.js';
+
+const LAUNCHER = join(REPO_ROOT, 'bin', 'fxrates');
+const BUILT = join(REPO_ROOT, 'dist', 'cli.js');
+// Debian's and Ubuntu's libjemalloc2 on this machine's architecture.
+const JEMALLOC = `/usr/lib/${machine()}-linux-gnu/libjemalloc.so.2`;
+
+const skipLauncher =
+  process.platform !== 'linux'
+    ? 'bin/fxrates preloads through the Linux dynamic loader'
+    : !existsSync(BUILT) && `${BUILT} not built (npm run build)`;
+
+/** The environment of a user who preloads nothing. */
+function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: 'pretty', ...extra };
+  delete env.LD_PRELOAD;
+  return env;
+}
+
+function run(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(LAUNCHER, args, { cwd: REPO_ROOT, env: userEnv(env) });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return once(child, 'close').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+}
+
+interface Started {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+}
+
+function serve(db: string, env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(LAUNCHER, ['serve', '--no-ingest', '--port', '0', '--db', db], {
+    cwd: REPO_ROOT,
+    env: userEnv(env),
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const listening = /listening at (http:\/\/[\d.]+:\d+)/i.exec(output);
+      if (listening && /memory allocator: /.test(output))
+        resolve({ child, baseUrl: listening[1]!, output: () => output });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`fxrates serve exited ${code}: ${output}`)));
+  });
+}
+
+async function stop(started: Started): Promise<void> {
+  if (started.child.exitCode !== null) return;
+  started.child.kill('SIGTERM');
+  await once(started.child, 'exit');
+}
+
+/** The shared libraries mapped into a running process. */
+function librariesOf(pid: number): string {
+  return readFileSync(`/proc/${pid}/maps`, 'utf8');
+}
+
+describe('bin/fxrates, the installed command', { skip: skipLauncher }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fxrates-launcher-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('runs the command line with the arguments given, and ends with its exit status', async () => {
+    const version = await run(['--version']);
+    assert.equal(version.code, 0, version.stderr);
+    assert.equal(version.stdout.trim(), VERSION);
+    const unknown = await run(['frobnicate']);
+    assert.notEqual(unknown.code, 0);
+    assert.match(unknown.stderr, /frobnicate/);
+  });
+
+  test(
+    'serve runs on jemalloc where it is installed, and says so at start',
+    { skip: !existsSync(JEMALLOC) && `${JEMALLOC} not installed (Debian: libjemalloc2)` },
+    async () => {
+      const server = await serve(join(dir, 'jemalloc.duckdb'));
+      try {
+        assert.ok(librariesOf(server.child.pid!).includes(JEMALLOC), 'jemalloc is not mapped');
+        assert.match(server.output(), /INFO: memory allocator: jemalloc \(/);
+        assert.equal((await fetch(`${server.baseUrl}/v1/currencies`)).status, 200);
+      } finally {
+        await stop(server);
+      }
+    },
+  );
+
+  test("FXRATES_MALLOC=system keeps the C library's malloc", async () => {
+    const server = await serve(join(dir, 'system.duckdb'), { FXRATES_MALLOC: 'system' });
+    try {
+      assert.doesNotMatch(librariesOf(server.child.pid!), /lib(jemalloc|tcmalloc|mimalloc)/);
+      assert.match(server.output(), /INFO: memory allocator: the C library's malloc\n/);
+      assert.equal((await fetch(`${server.baseUrl}/v1/currencies`)).status, 200);
+    } finally {
+      await stop(server);
+    }
+  });
+
+  test('FXRATES_MALLOC naming no file: exit 2, a message, and nothing started', async () => {
+    const db = join(dir, 'never.duckdb');
+    const missing = join(dir, 'libnothing.so');
+    const result = await run(['serve', '--port', '0', '--db', db], { FXRATES_MALLOC: missing });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, new RegExp(`FXRATES_MALLOC=${missing} is no readable file`));
+    assert.equal(existsSync(db), false);
+  });
+});
+
+describe('the malloc a process runs on, from its mappings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fxrates-maps-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const maps = (name: string, lines: string[]): string => {
+    const path = join(dir, name);
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    return path;
+  };
+  const node = '55d0c0a00000-55d0c0c00000 r--p 00000000 08:01 1234 /usr/bin/node';
+  const libc =
+    '7f0e10000000-7f0e10028000 r--p 00000000 08:01 99 /usr/lib/x86_64-linux-gnu/libc.so.6';
+  const anonymous = '7f0e20000000-7f0e20021000 rw-p 00000000 00:00 0 ';
+
+  test('a preloaded jemalloc, tcmalloc or mimalloc is named with its path', () => {
+    const jemalloc = '/usr/lib/x86_64-linux-gnu/libjemalloc.so.2';
+    assert.equal(
+      mallocInUse(maps('je', [node, `7f0e0 r-xp 00000000 08:01 77 ${jemalloc}`, libc])),
+      `jemalloc (${jemalloc})`,
+    );
+    assert.equal(
+      mallocInUse(maps('tc', [node, '7f0e0 r-xp 0 08:01 7 /usr/lib64/libtcmalloc_minimal.so.4'])),
+      'tcmalloc_minimal (/usr/lib64/libtcmalloc_minimal.so.4)',
+    );
+    assert.equal(
+      mallocInUse(maps('mi', [anonymous, '7f0e0 r-xp 0 08:01 7 /usr/lib/libmimalloc.so.2.0'])),
+      'mimalloc (/usr/lib/libmimalloc.so.2.0)',
+    );
+  });
+
+  test("none of them: the C library's; DuckDB's own jemalloc, inside libduckdb, does not count", () => {
+    const duckdb = '7f0e0 r-xp 0 08:01 7 /app/node_modules/@duckdb/libduckdb.so';
+    assert.equal(
+      mallocInUse(maps('libc', [node, anonymous, duckdb, libc])),
+      "the C library's malloc",
+    );
+  });
+
+  test('mappings that cannot be read: unknown', () => {
+    assert.equal(mallocInUse(join(dir, 'absent')), undefined);
+  });
+});
