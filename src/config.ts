@@ -58,6 +58,8 @@ export interface ServeConfig extends EngineSettings {
   http: Partial<HttpPolicy>;
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** FXRATES_MALLOC=system: the C library's malloc by choice, which the log at start leaves be. */
+  systemMalloc: boolean;
 }
 
 export interface IngestConfig extends EngineSettings {
@@ -198,6 +200,7 @@ export function serveConfig(args: string[], env: Env, terminal = false): ServeCo
     http: httpPolicy(env),
     logLevel: logLevel(env.LOG_LEVEL),
     logFormat: logFormat(env.LOG_FORMAT, terminal),
+    systemMalloc: env.FXRATES_MALLOC?.trim() === 'system',
   };
 }
 

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { mallocInUse } from './allocator.js';
+import { mallocReport } from './allocator.js';
 import { buildApp } from './app.js';
 import { engineOptions, type ServeConfig } from './config.js';
 import { IngestScheduler } from './ingest/scheduler.js';
@@ -114,13 +114,8 @@ export async function serve(config: ServeConfig): Promise<void> {
   app.log.info(
     `database ${store.description}: ${await holdings(store)}${config.ingest ? '' : '; serving stored data only (--no-ingest)'}`,
   );
-  const malloc = mallocInUse();
-  if (malloc?.startsWith('the C library') && process.env.FXRATES_MALLOC !== 'system')
-    app.log.info(
-      `memory allocator: ${malloc}; bin/fxrates (npx fxrates, npm start) preloads jemalloc ` +
-        'where it is installed (libjemalloc2), for uncached answers about 10% faster',
-    );
-  else if (malloc) app.log.info(`memory allocator: ${malloc}`);
+  const malloc = mallocReport(config.systemMalloc);
+  if (malloc) app.log.info(malloc);
   if (config.ingest) {
     ingesting = ingestLoop().catch((error: unknown) => {
       if (!stopIngesting.signal.aborted) app.log.error(`ingestion stopped: ${String(error)}`);

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { machine, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { mallocInUse } from '../src/allocator.js';
+import { mallocInUse, mallocReport } from '../src/allocator.js';
 import { VERSION } from '../src/version.js';
 import { REPO_ROOT } from './support/harness.js';
 
@@ -159,5 +159,21 @@ describe('the malloc a process runs on, from its mappings', () => {
 
   test('mappings that cannot be read: unknown', () => {
     assert.equal(mallocInUse(join(dir, 'absent')), undefined);
+    assert.equal(mallocReport(false, join(dir, 'absent')), undefined);
+  });
+
+  test("the log line at start says how to run on jemalloc, unless the C library's was chosen", () => {
+    const plain = maps('plain', [node, libc]);
+    assert.equal(
+      mallocReport(false, plain),
+      "memory allocator: the C library's malloc; bin/fxrates (npx fxrates, npm start) preloads " +
+        'jemalloc where it is installed (libjemalloc2), for uncached answers about 10% faster',
+    );
+    assert.equal(mallocReport(true, plain), "memory allocator: the C library's malloc");
+    const jemalloc = maps('je-line', [node, '7f0e0 r-xp 0 08:01 7 /usr/lib64/libjemalloc.so.2']);
+    assert.equal(
+      mallocReport(false, jemalloc),
+      'memory allocator: jemalloc (/usr/lib64/libjemalloc.so.2)',
+    );
   });
 });
