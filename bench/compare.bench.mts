@@ -43,6 +43,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mallocInUse } from '../src/allocator.js';
 import { addDays, daysBetween } from '../src/dates.js';
 import { SERVE_THREADS } from '../src/config.js';
 import { planRateRequest, type RatePath } from '../src/resolve/rate-request.js';
@@ -971,7 +972,7 @@ function printStatementTimes(run: EngineRun): void {
   const peer = new Map(PEER_PUBLISHED.map(({ id, p50 }) => [id, p50]));
   const ecb = run.set.key === 'ecb';
   console.log(
-    `\n${run.set.title} on ${run.engine}: each request's statement alone (as the server plans it, run in this process after it stopped)`,
+    `\n${run.set.title} on ${run.engine}: each request's statement alone (as the server plans it, run in this process after it stopped, on ${mallocInUse() ?? 'its malloc'})`,
   );
   printTable(
     [
