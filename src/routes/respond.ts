@@ -138,7 +138,7 @@ export function sendRepresentation(
 function sendBody(request: FastifyRequest, reply: FastifyReply, content: Body): FastifyReply {
   if (typeof content === 'string' || Buffer.isBuffer(content)) return reply.send(content);
   // A streamed body is produced lazily: HEAD never starts it, so it runs no query. One piece
-  // (at most about 32 KB of text, see rate-writers.ts) waits for the socket: a slow reader holds
+  // (at most about 64 KB of text, see rate-writers.ts) waits for the socket: a slow reader holds
   // little.
   return reply.send(
     Readable.from(request.method === 'HEAD' ? [] : content, { objectMode: true, highWaterMark: 1 }),
