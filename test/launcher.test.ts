@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { machine, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { mallocInUse, mallocReport } from '../src/allocator.js';
 import { VERSION } from '../src/version.js';
+import {
+  INSTALLED,
+  runCli,
+  startServer,
+  stopServer,
+  type CliEnv,
+  type RunningServer,
+} from './support/cli.js';
 import { REPO_ROOT } from './support/harness.js';
 
-const LAUNCHER = join(REPO_ROOT, 'bin', 'fxrates');
 const BUILT = join(REPO_ROOT, 'dist', 'cli.js');
 // Debian's and Ubuntu's libjemalloc2 on this machine's architecture.
 const JEMALLOC = `/usr/lib/${machine()}-linux-gnu/libjemalloc.so.2`;
@@ -19,51 +24,21 @@ const skipLauncher =
     ? 'bin/fxrates preloads through the Linux dynamic loader'
     : !existsSync(BUILT) && `${BUILT} not built (npm run build)`;
 
-/** The environment of a user who preloads nothing. */
-function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_FORMAT: 'pretty', ...extra };
-  delete env.LD_PRELOAD;
-  return env;
-}
+/** The environment of a user who preloads nothing, with `extra`. */
+const userEnv = (extra: CliEnv = {}): CliEnv => ({
+  LD_PRELOAD: undefined,
+  LOG_FORMAT: 'pretty',
+  ...extra,
+});
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(LAUNCHER, args, { cwd: REPO_ROOT, env: userEnv(env) });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return once(child, 'close').then(([code]) => ({ code: code as number | null, stdout, stderr }));
-}
-
-interface Started {
-  child: ChildProcess;
-  baseUrl: string;
-  output: () => string;
-}
-
-function serve(db: string, env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(LAUNCHER, ['serve', '--no-ingest', '--port', '0', '--db', db], {
-    cwd: REPO_ROOT,
-    env: userEnv(env),
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const listening = /listening at (http:\/\/[\d.]+:\d+)/i.exec(output);
-      if (listening && /memory allocator: /.test(output))
-        resolve({ child, baseUrl: listening[1]!, output: () => output });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`fxrates serve exited ${code}: ${output}`)));
-  });
-}
-
-async function stop(started: Started): Promise<void> {
-  if (started.child.exitCode !== null) return;
-  started.child.kill('SIGTERM');
-  await once(started.child, 'exit');
+/** `bin/fxrates serve`, once it has said which malloc it runs on (just after it listens). */
+async function serve(db: string, env: CliEnv = {}): Promise<RunningServer> {
+  const server = await startServer(['--no-ingest', '--db', db], userEnv(env), INSTALLED);
+  for (let waited = 0; !/memory allocator: /.test(server.output()); waited += 50) {
+    if (waited > 10_000) throw new Error(`no allocator line: ${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return server;
 }
 
 /** The shared libraries mapped into a running process. */
@@ -76,10 +51,10 @@ describe('bin/fxrates, the installed command', { skip: skipLauncher }, () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('runs the command line with the arguments given, and ends with its exit status', async () => {
-    const version = await run(['--version']);
+    const version = await runCli(['--version'], userEnv(), INSTALLED);
     assert.equal(version.code, 0, version.stderr);
     assert.equal(version.stdout.trim(), VERSION);
-    const unknown = await run(['frobnicate']);
+    const unknown = await runCli(['frobnicate'], userEnv(), INSTALLED);
     assert.notEqual(unknown.code, 0);
     assert.match(unknown.stderr, /frobnicate/);
   });
@@ -94,7 +69,7 @@ describe('bin/fxrates, the installed command', { skip: skipLauncher }, () => {
         assert.match(server.output(), /INFO: memory allocator: jemalloc \(/);
         assert.equal((await fetch(`${server.baseUrl}/v1/currencies`)).status, 200);
       } finally {
-        await stop(server);
+        await stopServer(server);
       }
     },
   );
@@ -106,14 +81,18 @@ describe('bin/fxrates, the installed command', { skip: skipLauncher }, () => {
       assert.match(server.output(), /INFO: memory allocator: the C library's malloc\n/);
       assert.equal((await fetch(`${server.baseUrl}/v1/currencies`)).status, 200);
     } finally {
-      await stop(server);
+      await stopServer(server);
     }
   });
 
   test('FXRATES_MALLOC naming no file: exit 2, a message, and nothing started', async () => {
     const db = join(dir, 'never.duckdb');
     const missing = join(dir, 'libnothing.so');
-    const result = await run(['serve', '--port', '0', '--db', db], { FXRATES_MALLOC: missing });
+    const result = await runCli(
+      ['serve', '--port', '0', '--db', db],
+      userEnv({ FXRATES_MALLOC: missing }),
+      INSTALLED,
+    );
     assert.equal(result.code, 2);
     assert.match(result.stderr, new RegExp(`FXRATES_MALLOC=${missing} is no readable file`));
     assert.equal(existsSync(db), false);

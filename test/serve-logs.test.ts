@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,7 +11,7 @@ import { serveLoggerOptions } from '../src/logging.js';
 import { openServiceStore } from '../src/service-store.js';
 import { SOURCES, findSource } from '../src/sources/registry.js';
 import type { Store } from '../src/store/store.js';
-import { startServer, type RunningServer } from './support/cli.js';
+import { startServer, stopServer } from './support/cli.js';
 import { damagedDuckDB } from './support/damaged-duckdb.js';
 
 async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>) {
@@ -23,12 +22,6 @@ async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T |
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-}
-
-async function stop(server: RunningServer): Promise<void> {
-  if (server.child.exitCode !== null) return;
-  server.child.kill('SIGTERM');
-  await once(server.child, 'exit');
 }
 
 describe('fxrates serve logs for people', () => {
@@ -109,7 +102,7 @@ describe('fxrates serve logs for people', () => {
         if (!findSource(row.source)?.apiKey?.variables) assert.equal(row.state, 'failing');
       }
     } finally {
-      await stop(server);
+      await stopServer(server);
     }
   });
 
@@ -132,7 +125,7 @@ describe('fxrates serve logs for people', () => {
       const completed = entries.find((entry) => entry.msg === 'request completed');
       assert.equal(completed?.level, 20);
     } finally {
-      await stop(server);
+      await stopServer(server);
     }
   });
 });

@@ -1,9 +1,36 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { REPO_ROOT } from './harness.js';
 
-const CLI = join(REPO_ROOT, 'src', 'cli.ts');
+/** How a test starts fxrates: a command, and its arguments before fxrates' own. */
+export interface Launch {
+  command: string;
+  args: readonly string[];
+}
+
+/** From the sources, through the TypeScript loader: what every test runs unless it says. */
+const FROM_SOURCES: Launch = {
+  command: process.execPath,
+  args: ['--import', 'tsx', join(REPO_ROOT, 'src', 'cli.ts')],
+};
+
+/** The installed command, bin/fxrates, which runs the built dist/cli.js. */
+export const INSTALLED: Launch = { command: join(REPO_ROOT, 'bin', 'fxrates'), args: [] };
+
+/** Environment variables over the test's own; one set to undefined is left out. */
+export type CliEnv = Record<string, string | undefined>;
+
+function spawnCli(
+  args: readonly string[],
+  env: CliEnv,
+  launch: Launch,
+): ChildProcessWithoutNullStreams {
+  return spawn(launch.command, [...launch.args, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
+}
 
 export interface CliResult {
   code: number | null;
@@ -11,12 +38,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `fxrates ARGS...` from the sources, as a user would from the installed command. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-  });
+/** Runs `fxrates ARGS...` (from the sources unless `launch` says), as a user would. */
+export async function runCli(
+  args: string[],
+  env: CliEnv = {},
+  launch: Launch = FROM_SOURCES,
+): Promise<CliResult> {
+  const child = spawnCli(args, env, launch);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -34,10 +62,7 @@ export async function runCliMeasured(
   env: Record<string, string> = {},
 ): Promise<CliResult & { peakRssBytes: number; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-  });
+  const child = spawnCli(args, env, FROM_SOURCES);
   let stdout = '';
   let stderr = '';
   let peak = 0;
@@ -60,15 +85,13 @@ export interface RunningServer {
   output: () => string;
 }
 
-/** Starts `fxrates serve` on a free port and waits until it listens. */
+/** Starts `fxrates serve` (from the sources unless `launch` says) on a free port and waits until it listens. */
 export async function startServer(
   args: string[],
-  env: Record<string, string> = {},
+  env: CliEnv = {},
+  launch: Launch = FROM_SOURCES,
 ): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-  });
+  const child = spawnCli(['serve', '--port', '0', ...args], env, launch);
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer): void => {
@@ -82,6 +105,13 @@ export async function startServer(
     setTimeout(() => reject(new Error(`fxrates serve did not start: ${output}`)), 30_000).unref();
   });
   return { child, baseUrl, output: () => output };
+}
+
+/** Stops a server as an operator does (SIGTERM, a graceful shutdown) and waits for its exit. */
+export async function stopServer(server: RunningServer): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  server.child.kill('SIGTERM');
+  await once(server.child, 'exit');
 }
 
 /** The peak resident set size of a running process, in bytes (Linux). */
