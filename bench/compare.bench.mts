@@ -50,6 +50,7 @@ import { planRateRequest, type RatePath } from '../src/resolve/rate-request.js';
 import { openServiceStore } from '../src/service-store.js';
 import {
   GENERATED_FIRST_DATE,
+  GENERATED_SOURCE_KEYS,
   generateObservations,
   generatedLastDate,
 } from '../scripts/generate-observations.js';
@@ -62,7 +63,7 @@ const CLI = join(ROOT, 'dist', 'cli.js');
 const LAUNCHER = join(ROOT, 'bin', 'fxrates');
 const BARE_SERVER = join(ROOT, 'bench', 'bare-server.mjs');
 const ECB_FILE = resolve(ROOT, '..', 'shared', 'fixtures', 'history', 'eurofxref-hist.csv');
-const GENERATED_SOURCES = 'sources=ecb,imf,boe,cbr';
+const GENERATED_SOURCES = `sources=${GENERATED_SOURCE_KEYS}`;
 const QUICK = process.env.FXRATES_BENCH_QUICK === '1';
 const PEER_URL = process.env.FXRATES_BENCH_PEER_URL;
 
@@ -87,7 +88,6 @@ type SetKey = (typeof SET_KEYS)[number];
 const ENGINE_KEYS = ['duckdb', 'postgres'] as const;
 type Engine = (typeof ENGINE_KEYS)[number];
 
-/** The items of a comma list in the environment, in the order of `allowed`; all when unset. */
 // ---------------------------------------------------------------------------------------------
 // Data sets
 

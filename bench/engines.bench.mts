@@ -20,7 +20,7 @@ import { addDays } from '../src/dates.js';
 import { importFile } from '../src/import/import-file.js';
 import { openServiceStore } from '../src/service-store.js';
 import type { Store } from '../src/store/store.js';
-import { generateObservations } from '../scripts/generate-observations.js';
+import { GENERATED_SOURCE_KEYS, generateObservations } from '../scripts/generate-observations.js';
 import { postgresCluster, skipWithoutPostgres } from '../test/support/postgres-cluster.js';
 import { median } from './common.mjs';
 
@@ -96,22 +96,26 @@ const scenarios = (data: DataSet): [string, string[], number][] => {
     (_, i) => Number(data.firstDate.slice(0, 4)) + 1 + (i % data.years),
   );
   return [
-    ['one date, uncached', dates.map((d) => `/v1/exchangerate/${d}?sources=ecb,imf,boe,cbr`), 1],
+    [
+      'one date, uncached',
+      dates.map((d) => `/v1/exchangerate/${d}?sources=${GENERATED_SOURCE_KEYS}`),
+      1,
+    ],
     [
       'one date, uncached, 8 conn',
-      dates.map((d) => `/v1/exchangerate/${d}?sources=ecb,imf,boe,cbr&base=GBP`),
+      dates.map((d) => `/v1/exchangerate/${d}?sources=${GENERATED_SOURCE_KEYS}&base=GBP`),
       8,
     ],
     [
       'one-year range',
-      years.map((y) => `/v1/exchangerate/${y}-01-01/${y}-12-31?sources=ecb,imf,boe,cbr`),
+      years.map((y) => `/v1/exchangerate/${y}-01-01/${y}-12-31?sources=${GENERATED_SOURCE_KEYS}`),
       1,
     ],
     [
       '/all compact json',
       Array.from(
         { length: 2 },
-        () => '/v1/exchangerate/all?pretty_print=false&sources=ecb,imf,boe,cbr',
+        () => `/v1/exchangerate/all?pretty_print=false&sources=${GENERATED_SOURCE_KEYS}`,
       ),
       1,
     ],
@@ -120,7 +124,7 @@ const scenarios = (data: DataSet): [string, string[], number][] => {
       Array.from(
         { length: 2 },
         () =>
-          `/v1/exchangerate/${data.firstDate}/2026-04-13?aggregation=month&pretty_print=false&sources=ecb,imf,boe,cbr`,
+          `/v1/exchangerate/${data.firstDate}/2026-04-13?aggregation=month&pretty_print=false&sources=${GENERATED_SOURCE_KEYS}`,
       ),
       1,
     ],

@@ -26,6 +26,7 @@ import { openServiceStore } from '../src/service-store.js';
 import type { ColumnBatch, SqlDialect, Store } from '../src/store/store.js';
 import {
   GENERATED_FIRST_DATE,
+  GENERATED_SOURCE_KEYS,
   generateObservations,
   generatedLastDate,
 } from '../scripts/generate-observations.js';
@@ -158,7 +159,7 @@ try {
         file,
         first: GENERATED_FIRST_DATE,
         last: generatedLastDate(ROWS),
-        sources: 'ecb,imf,boe,cbr',
+        sources: GENERATED_SOURCE_KEYS,
       });
     }
   }

@@ -16,6 +16,9 @@ const SOURCES: [string, string, string[]][] = [
   ['cbr', 'RUB', ['USD', 'EUR', 'CNY', 'TRY', 'KZT', 'BYN', 'AMD', 'GEL', 'UZS', 'INR']],
 ];
 
+/** The generated sources' keys, as a `sources` query parameter lists them. */
+export const GENERATED_SOURCE_KEYS = SOURCES.map(([key]) => key).join(',');
+
 /** The date of the first generated observation. */
 export const GENERATED_FIRST_DATE = '1900-01-01';
 
