@@ -588,16 +588,6 @@ async function listening(child: Child, what: string): Promise<Target> {
   return { url: new URL(url), pid: child.process.pid! };
 }
 
-/** The malloc the server says at start it runs on. */
-async function mallocOf(child: Child): Promise<string> {
-  for (let waited = 0; waited < 5_000; waited += 50) {
-    const said = /memory allocator: ([^;"]+)/.exec(child.output());
-    if (said) return said[1]!;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return 'a malloc it did not name';
-}
-
 function exited(child: Child): boolean {
   return child.process.exitCode !== null || child.process.signalCode !== null;
 }
@@ -695,7 +685,9 @@ async function runEngine(set: DataSet, engine: Engine, dir: string): Promise<Eng
     let run: EngineRun;
     try {
       const fxrates = await listening(server, 'fxrates serve');
-      console.log(`fxrates serve runs on ${await mallocOf(server)}`);
+      console.log(
+        `fxrates serve runs on ${mallocInUse(`/proc/${fxrates.pid}/maps`) ?? 'its malloc'}`,
+      );
       run = await measureAll(set, engine, { child: server, target: fxrates }, dir, loadMs);
       printRun(run);
       if (PEER_URL && set.key === 'ecb') await peerSideBySide(set, fxrates, new URL(PEER_URL));
