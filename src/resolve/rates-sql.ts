@@ -297,7 +297,7 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = sourceKeyList(query);
   // Every covered day is a key (see covered below): ranked reads them all.
-  const covered = `covered AS s${joinSrc(query, 's.source')}`;
+  const fromCovered = `covered AS s${joinSrc(query, 's.source')}`;
   // A series is one source's pairs of one symbol. One source is the same on every row: the
   // window leaves it out (PostgreSQL's sort compares every term, constant or not).
   const series = prioritized(query) ? ['source', 'symbol'] : ['symbol'];
@@ -361,13 +361,13 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
               ),
               ['src.priority', 'priority'],
             ],
-            covered,
+            fromCovered,
             [{ expression: 's.day', descending: true }, { expression: 's.symbol' }],
             'src.priority',
           )
         : `SELECT s.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priorityOf(query, 'src.priority')} AS priority,
       ${ranks(query) ? 'row_number() OVER (PARTITION BY s.day, s.symbol ORDER BY src.priority)' : '1'} AS rank
-    FROM ${covered}`
+    FROM ${fromCovered}`
     }
   )`,
   ];
