@@ -143,6 +143,27 @@ forEachEngine((engine) => {
       });
     });
 
+    test('one symbol from several sources lists them in the requested priority order', async () => {
+      for (const sources of [
+        ['ecb', 'imf'],
+        ['imf', 'ecb'],
+      ]) {
+        const query = `sources=${sources.join(',')}&symbols=EUR&max_sources_per_symbol=2`;
+        const { body } = await getJson(service.app, `/v1/exchangerate/2024-03-19?${query}`);
+        assert.deepEqual(Object.keys(body.rates.EUR), sources);
+        const csv = await service.app.inject({
+          url: `/v1/exchangerate/2024-03-18/2024-03-19?${query}&format=csv`,
+        });
+        const lines = csv.body.trim().split('\n').slice(1);
+        assert.deepEqual(
+          lines.map((line) => line.split(',').slice(0, 4).join(',')),
+          ['2024-03-19', '2024-03-18'].flatMap((date) =>
+            sources.map((source) => `${date},USD,EUR,${source}`),
+          ),
+        );
+      }
+    });
+
     test('latest resolves today with the latest observation of the day', async () => {
       const { body, headers } = await getJson(
         service.app,

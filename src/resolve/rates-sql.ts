@@ -171,17 +171,18 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM daily AS d JOIN picked AS p ON p.symbol = d.symbol AND p.date = d.date)`;
   }
 
-  // Terms that are constant (one date; the priority of one source, or of the one source shown
-  // per symbol) are left out of the order.
+  // Terms that are constant (one date; the symbol when at most one is wanted; the priority of
+  // one source, or of the one source shown per symbol) are left out of the order, and with them
+  // all, the sort: a one-date statement for one symbol on DuckDB took 7-9% less time without it
+  // (ECB history, in EUR and in JPY).
   const order = [
     ...(query.start === query.end ? [] : ['r.date DESC']),
-    'r.symbol',
+    ...(wanted !== undefined && wanted.length <= 1 ? [] : ['r.symbol']),
     ...(prioritized(query) && query.maxSourcesPerSymbol > 1 ? ['r.priority'] : []),
   ];
   return `WITH ${ctes.join(',\n  ')}
 SELECT r.date, r.symbol, r.source, r.symbol_rate, r.base_rate, r.observation_time
-FROM ${rows} AS r
-ORDER BY ${order.join(', ')}`;
+FROM ${rows} AS r${order.length > 0 ? `\nORDER BY ${order.join(', ')}` : ''}`;
 }
 
 /**
