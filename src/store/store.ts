@@ -55,6 +55,12 @@ export interface SqlDialect {
   daysFrom(from: string, to: string): string;
   /** The constant 1 as the type rates are stored in. */
   readonly one: string;
+  /**
+   * Whether a statement aggregated by period computes its rows' source priorities from their
+   * keys, as the others do up to a number of sources (rates-sql.ts), rather than joining the
+   * table of sources.
+   */
+  readonly inlinePriorityWhenAggregated: boolean;
 }
 
 /** A registered publisher as the store's `sources` table holds it. */

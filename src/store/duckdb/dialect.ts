@@ -52,6 +52,8 @@ export const duckdbDialect: SqlDialect = {
   // statement took 10.1-10.7 ms with integers, 9.4-10.1 so.
   daysFrom: (from, to) => `CAST(unnest(generate_series(${from}, ${to}, INTERVAL 1 DAY)) AS DATE)`,
   one: 'CAST(1 AS DOUBLE)',
+  // The generated 1 M set's whole history by month over four sources: 11% less time so.
+  inlinePriorityWhenAggregated: true,
 };
 
 function argExtreme(extreme: 'min' | 'max', value: string, order: string): string {

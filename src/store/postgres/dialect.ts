@@ -56,4 +56,8 @@ export const postgresDialect: SqlDialect = {
   // 23.2-23.9).
   daysFrom: (from, to) => `${from} + generate_series(0, ${to} - (${from}))`,
   one: 'CAST(1 AS DOUBLE PRECISION)',
+  // The generated 1 M set's whole history by month over four sources took 14-27% more time so:
+  // PostgreSQL then joined the days with their periods' picks by sorting both (a merge join)
+  // instead of hashing them.
+  inlinePriorityWhenAggregated: false,
 };
