@@ -101,7 +101,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const reaching = sources.length > 0 && query.upToDaysBefore > LONG_LOOK_BACK_DAYS;
   const startTime = `CAST(${dateLiteral(query.start)} AS TIMESTAMP)`;
   const ctes = [
-    ...(prioritized(query) && !inlinePriority(query, dialect)
+    ...(sourcePriority(query, dialect).joinsSrc
       ? [
           `src(key, priority) AS (VALUES ${sources
             .map((s, priority) => `(${stringLiteral(s.key)}, ${priority})`)
@@ -254,15 +254,16 @@ function reachedLegs(
  * the candidate. The same result as the general form below, with less work.
  */
 function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
+  const priority = sourcePriority(query, dialect);
   return [
     `ranked AS (
     SELECT ${dateLiteral(query.start)} AS date, p.symbol, p.source,
       ${dialect.valueAtExtreme('max', 'p.symbol_rate', 'p.day')} AS symbol_rate,
       ${dialect.valueAtExtreme('max', 'p.base_rate', 'p.day')} AS base_rate,
-      ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time, ${priorityOf(query, dialect, 'p')} AS priority,
-      ${ranks(query) ? `row_number() OVER (PARTITION BY p.symbol ORDER BY ${priorityOf(query, dialect, 'p')})` : '1'} AS rank
-    FROM ${withPriority(query, dialect, 'pairs', 'p')}
-    GROUP BY p.symbol, p.source${prioritized(query) ? `, ${priorityOf(query, dialect, 'p')}` : ''}
+      ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time, ${priority.of('p')} AS priority,
+      ${ranks(query) ? `row_number() OVER (PARTITION BY p.symbol ORDER BY ${priority.of('p')})` : '1'} AS rank
+    FROM ${priority.from('pairs', 'p')}
+    GROUP BY p.symbol, p.source${prioritized(query) ? `, ${priority.of('p')}` : ''}
   )`,
   ];
 }
@@ -280,15 +281,16 @@ function latestObservationOfOneDay(
   extreme: 'min' | 'max',
   where: string,
 ): string[] {
+  const priority = sourcePriority(query, dialect);
   return [
     `ranked AS (
     SELECT ${dateLiteral(query.start)} AS date, o.symbol, o.source,
       ${dialect.valueOfLatestDay(extreme, 'o.rate')} AS symbol_rate, ${dialect.one} AS base_rate,
-      ${dialect.valueOfLatestDay(extreme, 'o.observation_time')} AS observation_time, ${priorityOf(query, dialect, 'o')} AS priority,
-      ${ranks(query) ? `row_number() OVER (PARTITION BY o.symbol ORDER BY ${priorityOf(query, dialect, 'o')})` : '1'} AS rank
-    FROM ${withPriority(query, dialect, 'observations', 'o')}
+      ${dialect.valueOfLatestDay(extreme, 'o.observation_time')} AS observation_time, ${priority.of('o')} AS priority,
+      ${ranks(query) ? `row_number() OVER (PARTITION BY o.symbol ORDER BY ${priority.of('o')})` : '1'} AS rank
+    FROM ${priority.from('observations', 'o')}
     WHERE ${where}
-    GROUP BY o.symbol, o.source${prioritized(query) ? `, ${priorityOf(query, dialect, 'o')}` : ''}
+    GROUP BY o.symbol, o.source${prioritized(query) ? `, ${priority.of('o')}` : ''}
   )`,
   ];
 }
@@ -298,7 +300,8 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = sourceKeyList(query);
   // Every covered day is a key (see covered below): ranked reads them all.
-  const fromCovered = withPriority(query, dialect, 'covered', 's');
+  const priority = sourcePriority(query, dialect);
+  const fromCovered = priority.from('covered', 's');
   // A series is one source's pairs of one symbol. One source is the same on every row: the
   // window leaves it out (PostgreSQL's sort compares every term, constant or not).
   const series = prioritized(query) ? ['source', 'symbol'] : ['symbol'];
@@ -360,14 +363,14 @@ function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
               ...['symbol', 'source', 'symbol_rate', 'base_rate', 'observation_time'].map(
                 (column) => [`s.${column}`, column] as const,
               ),
-              [priorityOf(query, dialect, 's'), 'priority'],
+              [priority.of('s'), 'priority'],
             ],
             fromCovered,
             [{ expression: 's.day', descending: true }, { expression: 's.symbol' }],
-            priorityOf(query, dialect, 's'),
+            priority.of('s'),
           )
-        : `SELECT s.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priorityOf(query, dialect, 's')} AS priority,
-      ${ranks(query) ? `row_number() OVER (PARTITION BY s.day, s.symbol ORDER BY ${priorityOf(query, dialect, 's')})` : '1'} AS rank
+        : `SELECT s.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priority.of('s')} AS priority,
+      ${ranks(query) ? `row_number() OVER (PARTITION BY s.day, s.symbol ORDER BY ${priority.of('s')})` : '1'} AS rank
     FROM ${fromCovered}`
     }
   )`,
@@ -386,9 +389,19 @@ function firstSourceOnly(query: RateQuery): boolean {
 function relativeCurrencyOf(sources: readonly SourceRef[], column: string): string {
   const currencies = new Set(sources.map((source) => source.relativeCurrency));
   if (currencies.size === 1) return stringLiteral(sources[0]!.relativeCurrency);
-  return `CASE ${column} ${sources
-    .map((s) => `WHEN ${stringLiteral(s.key)} THEN ${stringLiteral(s.relativeCurrency)}`)
-    .join(' ')} END`;
+  return caseOfSource(column, sources, (source) => stringLiteral(source.relativeCurrency));
+}
+
+/** A CASE giving, for the source key in `column`, `valueOf` that source (one of `sources`). */
+function caseOfSource(
+  column: string,
+  sources: readonly SourceRef[],
+  valueOf: (source: SourceRef, index: number) => string,
+): string {
+  const cases = sources.map(
+    (source, index) => `WHEN ${stringLiteral(source.key)} THEN ${valueOf(source, index)}`,
+  );
+  return `CASE ${column} ${cases.join(' ')} END`;
 }
 
 /** Whether the statement has several sources, whose priorities then order its candidates. */
@@ -408,29 +421,36 @@ function prioritized(query: RateQuery): boolean {
  */
 const MOST_SOURCES_INLINE = 20;
 
-function inlinePriority(query: RateQuery, dialect: SqlDialect): boolean {
-  return (
-    prioritized(query) &&
+/**
+ * How the step that ranks a statement's candidates reads each row's source priority:
+ * `from(table, alias)` is its FROM over `table`, `of(alias)` the priority of a row of it ('0'
+ * with one source). `joinsSrc`: the statement needs the `src` table of the keys and priorities.
+ */
+interface SourcePriority {
+  joinsSrc: boolean;
+  from(table: string, alias: string): string;
+  of(alias: string): string;
+}
+
+function sourcePriority(query: RateQuery, dialect: SqlDialect): SourcePriority {
+  if (!prioritized(query))
+    return { joinsSrc: false, from: (table, alias) => `${table} AS ${alias}`, of: () => '0' };
+  const inline =
     query.sources.length <= MOST_SOURCES_INLINE &&
-    (query.aggregation === 'day' || dialect.inlinePriorityWhenAggregated)
-  );
-}
-
-/** `table` AS `alias`, its rows given their source's priority (see priorityOf) when there are several sources. */
-function withPriority(query: RateQuery, dialect: SqlDialect, table: string, alias: string): string {
-  if (!prioritized(query)) return `${table} AS ${alias}`;
-  if (!inlinePriority(query, dialect))
-    return `${table} AS ${alias}\n    JOIN src ON src.key = ${alias}.source`;
-  const cases = query.sources.map(
-    (source, priority) => `WHEN ${stringLiteral(source.key)} THEN ${priority}`,
-  );
-  return `(SELECT *, CASE source ${cases.join(' ')} END AS priority FROM ${table}) AS ${alias}`;
-}
-
-/** The priority of the source of a row of `alias` (from withPriority): its position in the requested order. */
-function priorityOf(query: RateQuery, dialect: SqlDialect, alias: string): string {
-  if (!prioritized(query)) return '0';
-  return inlinePriority(query, dialect) ? `${alias}.priority` : 'src.priority';
+    (query.aggregation === 'day' || dialect.inlinePriorityWhenAggregated);
+  if (!inline) {
+    return {
+      joinsSrc: true,
+      from: (table, alias) => `${table} AS ${alias}\n    JOIN src ON src.key = ${alias}.source`,
+      of: () => 'src.priority',
+    };
+  }
+  const priorities = caseOfSource('source', query.sources, (_, index) => String(index));
+  return {
+    joinsSrc: false,
+    from: (table, alias) => `(SELECT *, ${priorities} AS priority FROM ${table}) AS ${alias}`,
+    of: (alias) => `${alias}.priority`,
+  };
 }
 
 /** Whether some symbol can have more candidates than `max_sources_per_symbol` shows. */
