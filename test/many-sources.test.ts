@@ -8,7 +8,8 @@ import { forEachEngine, getJson, startService, type TestService } from './suppor
  * statement takes their priorities from a table of sources instead of computing them per row.
  * Either way each source's entry is the answer it gives alone, in the requested order.
  */
-const KEYS = SOURCES.slice(0, 24).map((source) => source.key);
+const PUBLISHERS = SOURCES.slice(0, 24);
+const KEYS = PUBLISHERS.map((source) => source.key);
 const SYMBOLS = ['USD', 'EUR', 'GBP', 'CHF', 'JPY'];
 const DAYS = ['2024-03-18', '2024-03-19'];
 
@@ -18,17 +19,16 @@ forEachEngine((engine) => {
     before(async () => {
       service = await startService({}, { engine });
       await service.store.writeObservations(
-        KEYS.flatMap((key, index) => {
-          const relative = SOURCES.find((source) => source.key === key)!.relativeCurrency;
-          return DAYS.flatMap((day, dayIndex) =>
-            SYMBOLS.filter((symbol) => symbol !== relative).map((symbol, symbolIndex) => ({
+        PUBLISHERS.flatMap(({ key, relativeCurrency }, index) =>
+          DAYS.flatMap((day, dayIndex) =>
+            SYMBOLS.filter((symbol) => symbol !== relativeCurrency).map((symbol, symbolIndex) => ({
               source: key,
               symbol,
               observationTime: new Date(`${day}T12:00:00Z`),
               rate: Number((1 + index / 7 + symbolIndex / 3 + dayIndex / 11).toPrecision(6)),
             })),
-          );
-        }),
+          ),
+        ),
       );
     });
     after(() => service.close());
