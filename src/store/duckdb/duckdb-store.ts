@@ -24,12 +24,13 @@ import {
   type SandboxLimits,
   type SandboxSettings,
   type SourceRow,
+  type SqlDialect,
   type SqlValue,
   type Store,
   type StoreOptions,
   type WriteCounts,
 } from '../store.js';
-import { duckdbDialect } from './dialect.js';
+import { duckdbDialect, duckdbDialectByText, seriesKeysCollide } from './dialect.js';
 import { assertReadOnlySelect } from '../sql-guard.js';
 import { CatalogCache, catalogOf } from '../catalog.js';
 import { MIGRATIONS, OBSERVATIONS_BY_TIME } from './migrations.js';
@@ -83,7 +84,14 @@ const SKIPPED_OPTIMIZERS = 'statistics_propagation,join_order,common_subplan';
  * connection, one batch at a time; reads each get their own connection.
  */
 export class DuckDBStore implements Store {
-  readonly dialect = duckdbDialect;
+  /**
+   * Range windows sort series by their hash, unless two series held share one (as the last
+   * catalog read found): then by their texts.
+   */
+  get dialect(): SqlDialect {
+    return this.seriesHashesCollide ? duckdbDialectByText : duckdbDialect;
+  }
+  private seriesHashesCollide = false;
   readonly ingestLease = SOLE_PROCESS;
   readonly description: string;
   private sourceKeys: string[] = [];
@@ -288,11 +296,17 @@ export class DuckDBStore implements Store {
     const connection = await this.instance.connect();
     try {
       const reader = await connection.runAndReadAll(
-        `SELECT source, symbol, count(*) AS observations,
-           min(observation_time) AS first_time, max(observation_time) AS last_time
-         FROM observations GROUP BY source, symbol ORDER BY source, symbol`,
+        `WITH held AS (
+           SELECT source, symbol, count(*) AS observations,
+             min(observation_time) AS first_time, max(observation_time) AS last_time
+           FROM observations GROUP BY source, symbol
+         )
+         SELECT *, (${seriesKeysCollide('held')}) AS series_keys_collide
+         FROM held ORDER BY source, symbol`,
       );
-      const rows = reader.getRows().map(([source, symbol, count, first, last]) => ({
+      const held = reader.getRows();
+      this.seriesHashesCollide = held[0]?.[5] === true;
+      const rows = held.map(([source, symbol, count, first, last]) => ({
         source: source as string,
         symbol: symbol as string,
         observations: Number(count),

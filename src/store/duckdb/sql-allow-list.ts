@@ -68,7 +68,7 @@ const SCALAR_FUNCTIONS = new Set(
   json_object json_pretty json_quote json_structure json_transform json_transform_strict json_type
   json_valid json_value row_to_json to_json from_json from_json_strict
   enum_code enum_first enum_last enum_range enum_range_boundary
-  coalesce ifnull nullif typeof alias uuid uuidv4 uuidv7 gen_random_uuid uuid_extract_timestamp
+  coalesce ifnull nullif typeof alias error uuid uuidv4 uuidv7 gen_random_uuid uuid_extract_timestamp
   uuid_extract_version equi_width_bins
   `
     .split(/\s+/)
