@@ -100,8 +100,9 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const scanFilter = scanOf(windowStart, dayAfterEnd);
   const reaching = sources.length > 0 && query.upToDaysBefore > LONG_LOOK_BACK_DAYS;
   const startTime = `CAST(${dateLiteral(query.start)} AS TIMESTAMP)`;
+  const priority = sourcePriority(query, dialect);
   const ctes = [
-    ...(sourcePriority(query, dialect).joinsSrc
+    ...(priority.joinsSrc
       ? [
           `src(key, priority) AS (VALUES ${sources
             .map((s, priority) => `(${stringLiteral(s.key)}, ${priority})`)
@@ -113,6 +114,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       ? latestObservationOfOneDay(
           query,
           dialect,
+          priority,
           extreme,
           // Wanted symbols leave the base out already. The base is left out with the dialect's
           // list test, not `<>`, which DuckDB pushes into its scan: the scan then took 0.73 ms
@@ -146,7 +148,9 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
           `pairs AS ${oneDay && pairs.length > 1 ? 'MATERIALIZED ' : ''}(
     ${pairs.join('\n    UNION ALL\n    ')}
   )`,
-          ...(oneDay ? latestPairOfOneDay(query, dialect) : latestPairsOfEachKey(query, dialect)),
+          ...(oneDay
+            ? latestPairOfOneDay(query, dialect, priority)
+            : latestPairsOfEachKey(query, dialect, priority)),
         ]),
   ];
 
@@ -253,8 +257,11 @@ function reachedLegs(
  * One date: every pair lies in the window already, so each source's newest pair per symbol is
  * the candidate. The same result as the general form below, with less work.
  */
-function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
-  const priority = sourcePriority(query, dialect);
+function latestPairOfOneDay(
+  query: RateQuery,
+  dialect: SqlDialect,
+  priority: SourcePriority,
+): string[] {
   return [
     `ranked AS (
     SELECT ${dateLiteral(query.start)} AS date, p.symbol, p.source,
@@ -278,10 +285,10 @@ function latestPairOfOneDay(query: RateQuery, dialect: SqlDialect): string[] {
 function latestObservationOfOneDay(
   query: RateQuery,
   dialect: SqlDialect,
+  priority: SourcePriority,
   extreme: 'min' | 'max',
   where: string,
 ): string[] {
-  const priority = sourcePriority(query, dialect);
   return [
     `ranked AS (
     SELECT ${dateLiteral(query.start)} AS date, o.symbol, o.source,
@@ -296,11 +303,14 @@ function latestObservationOfOneDay(
 }
 
 /** Ranges: each pair stands for the days it covers, of which the keys are kept. */
-function latestPairsOfEachKey(query: RateQuery, dialect: SqlDialect): string[] {
+function latestPairsOfEachKey(
+  query: RateQuery,
+  dialect: SqlDialect,
+  priority: SourcePriority,
+): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const sourceKeys = sourceKeyList(query);
   // Every covered day is a key (see covered below): ranked reads them all.
-  const priority = sourcePriority(query, dialect);
   const fromCovered = priority.from('covered', 's');
   // A series is one source's pairs of one symbol. One source is the same on every row: the
   // window leaves it out (PostgreSQL's sort compares every term, constant or not).
