@@ -6,6 +6,7 @@ import {
   duckdbDialectByText,
   duckdbDialectOf,
   seriesKeysCollide,
+  type SeriesKey,
 } from '../src/store/duckdb/dialect.js';
 import type { SqlDialect } from '../src/store/store.js';
 import { observation, readRows, startService, type TestService } from './support/harness.js';
@@ -42,6 +43,9 @@ describe('range windows sorted by a key of each series (DuckDB)', () => {
   });
   after(() => service.close());
 
+  // Every currency code is three letters long: with its length as the key, all series share it.
+  const codeLength: SeriesKey = (columns) => `length(${columns.at(-1)})`;
+
   const statement = async (dialect: SqlDialect, query: string): Promise<string> => {
     const catalog = await service.store.catalog();
     return planRateRequest(
@@ -73,9 +77,7 @@ describe('range windows sorted by a key of each series (DuckDB)', () => {
   });
 
   test('two series with one sort key stop the statement with an error naming them', async () => {
-    // Every currency code is three letters long: with its length as the key, all series share it.
-    const byLength = duckdbDialectOf((columns) => `length(${columns.at(-1)})`);
-    const sql = await statement(byLength, 'sources=ecb&base=JPY');
+    const sql = await statement(duckdbDialectOf(codeLength), 'sources=ecb&base=JPY');
     await assert.rejects(
       readRows(service.store, sql),
       /two series share a sort key: [A-Z]{3}, [A-Z]{3}/,
@@ -83,7 +85,7 @@ describe('range windows sorted by a key of each series (DuckDB)', () => {
   });
 
   test('the store sorts by hash while no two series it holds share one', async () => {
-    const collide = async (key?: (columns: readonly string[]) => string): Promise<unknown> => {
+    const collide = async (key?: SeriesKey): Promise<unknown> => {
       const held = '(SELECT DISTINCT source, symbol FROM observations)';
       const [[value]] = (await readRows(
         service.store,
@@ -92,7 +94,7 @@ describe('range windows sorted by a key of each series (DuckDB)', () => {
       return value;
     };
     assert.equal(await collide(), false);
-    assert.equal(await collide((columns) => `length(${columns.at(-1)})`), true);
+    assert.equal(await collide(codeLength), true);
     await service.store.catalog();
     assert.equal(service.store.dialect, duckdbDialect);
   });

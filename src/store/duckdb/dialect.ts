@@ -11,13 +11,16 @@ import type { SqlDialect } from '../store.js';
  * (see dayBeforeNextOfSeries) rather than answer wrong, and the store uses the dialect that
  * sorts by the texts whenever two series it holds share a hash (seriesKeysCollide).
  */
-export const seriesHash = (columns: readonly string[]): string => `hash(${columns.join(', ')})`;
+export const seriesHash: SeriesKey = (columns) => `hash(${columns.join(', ')})`;
+
+/** An SQL expression over a series' columns that a range's window sorts the series by. */
+export type SeriesKey = (columns: readonly string[]) => string;
 
 /**
  * The DuckDB dialect whose range windows sort series by `seriesKey` of their columns, or, with
  * none, by the columns themselves.
  */
-export function duckdbDialectOf(seriesKey?: (columns: readonly string[]) => string): SqlDialect {
+export function duckdbDialectOf(seriesKey?: SeriesKey): SqlDialect {
   return { ...duckdbBase, dayBeforeNextOfSeries: nextOfSeries(seriesKey) };
 }
 
@@ -27,9 +30,7 @@ export function duckdbDialectOf(seriesKey?: (columns: readonly string[]) => stri
  * statement (11.1-11.2 ms, 9.6). Sorted by a key of the series, a row whose next row is of
  * another series with the same key stops the statement: such rows are not in series order.
  */
-function nextOfSeries(
-  seriesKey: ((columns: readonly string[]) => string) | undefined,
-): SqlDialect['dayBeforeNextOfSeries'] {
+function nextOfSeries(seriesKey: SeriesKey | undefined): SqlDialect['dayBeforeNextOfSeries'] {
   return (series, otherwise) => {
     const next = series.map((column) => `lead(${column}) OVER w`);
     const collision =
@@ -53,10 +54,7 @@ function nextOfSeries(
  * `seriesKey` of itself (a statement over one source sorts by symbol alone). A scalar subquery
  * over `held`, the distinct (source, symbol) of the observations, and the sources.
  */
-export function seriesKeysCollide(
-  held: string,
-  seriesKey: (columns: readonly string[]) => string = seriesHash,
-): string {
+export function seriesKeysCollide(held: string, seriesKey: SeriesKey = seriesHash): string {
   return `SELECT count(DISTINCT ${seriesKey(['source', 'symbol'])}) < count(*)
         OR count(DISTINCT ${seriesKey(['symbol'])}) < count(DISTINCT symbol)
       FROM (SELECT source, symbol FROM ${held}

@@ -305,6 +305,7 @@ export class DuckDBStore implements Store {
          FROM held ORDER BY source, symbol`,
       );
       const held = reader.getRows();
+      // series_keys_collide, the same on every row; no rows, no series to collide.
       this.seriesHashesCollide = held[0]?.[5] === true;
       const rows = held.map(([source, symbol, count, first, last]) => ({
         source: source as string,
