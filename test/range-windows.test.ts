@@ -22,7 +22,7 @@ const QUERY: RateQuery = {
   end: '2020-12-31',
   base: 'EUR',
   symbols: null,
-  sources: [{ key: 'ecb', relativeCurrency: 'EUR' }],
+  sources: [{ key: 'ecb', relativeCurrency: 'EUR', oneObservationPerDay: false }],
   upToDaysBefore: 4,
   maxSourcesPerSymbol: 1,
   selection: 'earliest',
@@ -34,7 +34,16 @@ describe('reading an answer whole or streamed', () => {
   // The ECB holding 30 currencies (31 rows a day with EUR) from 2000 to 2019.
   const symbols = madeUpSymbols(30);
   const catalog = new Map([
-    ['ecb', { symbols, firstDate: '2000-01-03', lastDate: '2019-12-31', observations: 155_000 }],
+    [
+      'ecb',
+      {
+        symbols,
+        firstDate: '2000-01-03',
+        lastDate: '2019-12-31',
+        observations: 155_000,
+        oneObservationPerDay: true,
+      },
+    ],
   ]);
   const plan = (path: Parameters<typeof planRateRequest>[0], query = ''): boolean =>
     planRateRequest(path, `sources=ecb${query}`, catalog, duckdbDialect, '2024-01-01').readWhole;
@@ -56,7 +65,16 @@ describe('reading an answer whole or streamed', () => {
 
   test('only the days the sources hold count: a century around one held year is read whole', () => {
     const oneYear = new Map([
-      ['ecb', { symbols, firstDate: '2019-01-01', lastDate: '2019-12-31', observations: 8_000 }],
+      [
+        'ecb',
+        {
+          symbols,
+          firstDate: '2019-01-01',
+          lastDate: '2019-12-31',
+          observations: 8_000,
+          oneObservationPerDay: true,
+        },
+      ],
     ]);
     const whole = planRateRequest(
       { endpoint: 'range', start: '1950-01-01', end: '2049-12-31' },

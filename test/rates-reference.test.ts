@@ -48,12 +48,15 @@ function generateData(random: () => number): RefObservation[] {
     const symbols = SYMBOLS.filter((s) => s !== relative && random() < 0.75);
     const weekendPublisher = random() < 0.3;
     const holidayOdds = random() * 0.25;
+    // About half the sources observe once a day, which the statements read without a step
+    // per day (rates-sql.ts, legsOf); the others observe up to three times on some days.
+    const sharesDays = random() < 0.5;
     for (let offset = 0; offset < DAYS; offset++) {
       const day = addDays(FIRST_DAY, offset);
       const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
       if (!weekendPublisher && (weekday === 0 || weekday === 6)) continue;
       if (random() < holidayOdds) continue;
-      const observationsToday = random() < 0.2 ? 2 + Math.floor(random() * 2) : 1;
+      const observationsToday = sharesDays && random() < 0.4 ? 2 + Math.floor(random() * 2) : 1;
       const times = new Set<string>();
       while (times.size < observationsToday) {
         const minutes = Math.floor(random() * 1440);

@@ -16,6 +16,8 @@ export type Aggregation = (typeof AGGREGATIONS)[number];
 export interface SourceRef {
   key: string;
   relativeCurrency: string;
+  /** The catalog lists it as never observing a symbol twice on one day (SourceHoldings). */
+  oneObservationPerDay: boolean;
 }
 
 export interface RateQuery {

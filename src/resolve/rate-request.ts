@@ -42,6 +42,12 @@ export interface RatePlan {
   /** The newest date the answer can hold, for Cache-Control. */
   newestDate: string;
   /**
+   * Whether its statements read some source as observing once a day (the catalog's
+   * SourceHoldings.oneObservationPerDay): true answers hold only while Store.sharedDaysSince
+   * says no write has changed that.
+   */
+  assumesOneObservationPerDay: boolean;
+  /**
    * What the answer is computed from, written the same way however the request was spelt
    * (parameter order, case, defaults given or not): the key of the one-date answer cache.
    * Undefined for ranges and for requests with parameter problems, which are not cached.
@@ -83,7 +89,11 @@ export function planRateRequest(
   const params = parseRateParams(endpoint, queryString, (symbol) => isKnownSymbol(catalog, symbol));
   const sources = params.sources.map((key) => {
     const source = findSource(key)!;
-    return { key: source.key, relativeCurrency: source.relativeCurrency };
+    return {
+      key: source.key,
+      relativeCurrency: source.relativeCurrency,
+      oneObservationPerDay: catalog.get(key)?.oneObservationPerDay ?? false,
+    };
   });
 
   let start: string;
@@ -173,6 +183,7 @@ export function planRateRequest(
       byDate: ranged,
     },
     newestDate: end,
+    assumesOneObservationPerDay: sources.some((source) => source.oneObservationPerDay),
   };
 }
 

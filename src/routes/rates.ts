@@ -14,6 +14,7 @@ import {
 import { ROWS_PER_WINDOW } from '../resolve/range-windows.js';
 import { ClientGone, unavailable } from '../errors.js';
 import { EngineOutOfMemory, type Catalog, type ColumnBatch, type Store } from '../store/store.js';
+import { everyDayStepped } from '../store/catalog.js';
 import type { ServiceContext } from './context.js';
 import { Turns } from '../turns.js';
 import { etagMatches } from '../http/caching.js';
@@ -106,9 +107,10 @@ async function sendRates(
   const generation = `${version}|${today}`;
   const queryString = queryStringOf(request);
   const catalog = await store.catalog();
-  const planOf = (rowsPerWindow: number | undefined): RatePlan =>
-    planRateRequest(path, queryString, catalog, store.dialect, today, rowsPerWindow);
-  let plan = planOf(context.rowsPerWindow);
+  let rowsPerWindow = context.rowsPerWindow;
+  const planOf = (on: Catalog = catalog): RatePlan =>
+    planRateRequest(path, queryString, on, store.dialect, today, rowsPerWindow);
+  let plan = planOf();
   const { format } = plan.params;
   const { cacheKey } = plan;
   // One date's answer is small: it is rendered once and kept with its headers (the same URL
@@ -134,8 +136,19 @@ async function sendRates(
     crowded &&
     answersCompressed(request.headers)
   ) {
-    plan = planOf(ROWS_PER_WINDOW / CROWDED_WINDOW_DIVISOR);
+    rowsPerWindow = ROWS_PER_WINDOW / CROWDED_WINDOW_DIVISOR;
+    plan = planOf();
   }
+  // A statement that reads a source as observing once a day is replaced, once it has started,
+  // by the same window's statement with a step per day when a write gave such a source a second
+  // observation of a day meanwhile (it could then read two legs of one day).
+  let stepped: RatePlan | undefined;
+  const replacement: Replacement | undefined = plan.assumesOneObservationPerDay
+    ? (index) =>
+        store.sharedDaysSince(catalog)
+          ? (stepped ??= planOf(everyDayStepped(catalog))).statements[index]
+          : undefined
+    : undefined;
   const waits = memoryWaits(context);
   // An answer read whole is read before its head is sent, so that a statement that fails (no
   // memory for it within the wait, the database away) is an error status, not a cut answer.
@@ -144,13 +157,14 @@ async function sendRates(
       format,
       plan.head,
       whole
-        ? await wholeRows(store, plan.statements[0]!, plan.ranged, waits, gone)
+        ? await wholeRows(store, plan.statements[0]!, plan.ranged, waits, gone, replacement)
         : windowRows(
             store,
             plan.statements,
             plan.params.aggregation !== 'day' ? AGGREGATED_WINDOWS_AHEAD : WINDOWS_AHEAD,
             waits.range,
             gone,
+            replacement,
           ),
       plan.writer,
     );
@@ -209,15 +223,20 @@ async function wholeRows(
   ranged: boolean,
   waits: MemoryWaits,
   signal: AbortSignal | undefined,
+  replacement: Replacement | undefined,
 ): Promise<AsyncIterable<RateBatch>> {
-  const read = (): Promise<ColumnBatch[]> => store.readColumns(sql);
-  let batches: ColumnBatch[];
-  try {
-    batches = await whenMemoryAllows(
-      ranged ? () => computing.run(read, signal) : read,
+  const readOf = (statement: string) => (): Promise<ColumnBatch[]> => store.readColumns(statement);
+  const readWhole = (statement: string): Promise<ColumnBatch[]> =>
+    whenMemoryAllows(
+      ranged ? () => computing.run(readOf(statement), signal) : readOf(statement),
       ranged ? waits.range : waits.oneDate,
       signal,
     );
+  let batches: ColumnBatch[];
+  try {
+    batches = await readWhole(sql);
+    const instead = replacement?.(0);
+    if (instead !== undefined) batches = await readWhole(instead);
   } catch (error) {
     if (error instanceof EngineOutOfMemory) {
       throw unavailable(
@@ -323,29 +342,40 @@ async function* windowRows(
   windowsAhead: number,
   memoryWaitMs: number,
   signal: AbortSignal | undefined,
+  replacement: Replacement | undefined,
 ): AsyncIterable<RateBatch> {
   // Ends what is still waiting (for a turn, for memory) when the answer ends, however it ends.
   const ended = new AbortController();
   const stop = signal ? AbortSignal.any([signal, ended.signal]) : ended.signal;
-  const run = async (sql: string): Promise<RanWindow> => {
+  const runOne = async (sql: string): Promise<RanWindow> => {
     const rows = store.streamColumns(sql)[Symbol.asyncIterator]();
     return { rows, batch: await computing.run(() => rows.next(), stop) };
+  };
+  const run = async (sql: string, index: number): Promise<RanWindow> => {
+    const ran = await runOne(sql);
+    const instead = replacement?.(index);
+    if (instead === undefined) return ran;
+    await ran.rows.return?.();
+    return runOne(instead);
   };
   // The window being written waits for memory when the engine has none left; a window started
   // ahead tries once, and when it failed for memory, it waits in its turn once it is the one
   // being written (waiting ahead would hold a turn, and memory, for rows not wanted yet).
-  const start = (sql: string, current: boolean): StartedRows => {
-    const first = current ? whenMemoryAllows(() => run(sql), memoryWaitMs, stop) : run(sql);
+  const start = (index: number, current: boolean): StartedRows => {
+    const sql = statements[index]!;
+    const first = current
+      ? whenMemoryAllows(() => run(sql, index), memoryWaitMs, stop)
+      : run(sql, index);
     // A client that goes away stops the answer: a window started ahead then fails unheard.
     first.catch(() => undefined);
-    return { sql, first, waits: current };
+    return { index, first, waits: current };
   };
   // Windows started and not yet written, in order; the first is the one being written.
   const started: StartedRows[] = [];
   let nextIndex = 0;
   const startUpTo = (count: number): void => {
     while (started.length < count && nextIndex < statements.length)
-      started.push(start(statements[nextIndex++]!, started.length === 0));
+      started.push(start(nextIndex++, started.length === 0));
   };
   try {
     const windowsWanted = (): number => 1 + (rangeAnswers <= READ_AHEAD_UP_TO ? windowsAhead : 0);
@@ -355,7 +385,7 @@ async function* windowRows(
     while (started.length > 0) {
       const current = await started[0]!.first.catch((error: unknown) => {
         if (started[0]!.waits || !(error instanceof EngineOutOfMemory)) throw error;
-        started[0] = start(started[0]!.sql, true);
+        started[0] = start(started[0]!.index, true);
         return started[0].first;
       });
       startUpTo(windowsWanted());
@@ -376,6 +406,12 @@ async function* windowRows(
   }
 }
 
+/**
+ * The statement to run instead of statement `index` of a plan, asked once that one has started:
+ * undefined while the plan still holds.
+ */
+type Replacement = (index: number) => string | undefined;
+
 /** A window's statement once it has run: its rows, the first batch read. */
 interface RanWindow {
   rows: AsyncIterator<ColumnBatch>;
@@ -383,7 +419,8 @@ interface RanWindow {
 }
 
 interface StartedRows {
-  sql: string;
+  /** Which of the statements. */
+  index: number;
   first: Promise<RanWindow>;
   /** Whether it waits for memory (the window being written), or tries once (one ahead). */
   waits: boolean;

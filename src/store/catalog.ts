@@ -11,12 +11,24 @@ export interface HoldingRow {
 
 /**
  * The catalog of the registered sources (each listed, holding nothing or not) from rows in
- * source and symbol order; rows of sources no longer registered are left out.
+ * source and symbol order; rows of sources no longer registered are left out. `sharedDays`: the
+ * sources known to have observed a symbol twice on one day, or undefined where the engine does
+ * not tell (then no source counts as observing once a day).
  */
-export function catalogOf(sourceKeys: readonly string[], rows: Iterable<HoldingRow>): Catalog {
+export function catalogOf(
+  sourceKeys: readonly string[],
+  rows: Iterable<HoldingRow>,
+  sharedDays?: ReadonlySet<string>,
+): Catalog {
   const catalog = new Map<string, SourceHoldings & { symbols: string[] }>();
   for (const key of sourceKeys) {
-    catalog.set(key, { symbols: [], firstDate: null, lastDate: null, observations: 0 });
+    catalog.set(key, {
+      symbols: [],
+      firstDate: null,
+      lastDate: null,
+      observations: 0,
+      oneObservationPerDay: sharedDays !== undefined && !sharedDays.has(key),
+    });
   }
   for (const row of rows) {
     const holdings = catalog.get(row.source);
@@ -31,6 +43,16 @@ export function catalogOf(sourceKeys: readonly string[], rows: Iterable<HoldingR
     }
   }
   return catalog;
+}
+
+/**
+ * The catalog with no source listed as observing once a day: statements planned on it read
+ * every source's legs with a step per day, right whatever the store holds.
+ */
+export function everyDayStepped(catalog: Catalog): Catalog {
+  return new Map(
+    [...catalog].map(([key, holdings]) => [key, { ...holdings, oneObservationPerDay: false }]),
+  );
 }
 
 /** Keeps a store's catalog until its data version changes; a failed read is not kept. */

@@ -162,6 +162,12 @@ export interface SourceHoldings {
   firstDate: string | null;
   lastDate: string | null;
   observations: number;
+  /**
+   * Whether the source never observed a symbol twice on one day, as far as the store tells
+   * (false where it does not): a statement then reads its observations as the legs of their
+   * days, with no step per day. See `sharedDaysSince` for a write after the catalog was read.
+   */
+  oneObservationPerDay: boolean;
 }
 
 export type Catalog = ReadonlyMap<string, SourceHoldings>;
@@ -275,6 +281,12 @@ export interface Store {
   sandboxDataVersion(): Promise<string | number>;
   /** What each registered source holds; cached until the data changes. */
   catalog(): Promise<Catalog>;
+  /**
+   * Whether a source that `catalog` lists with one observation a day may have stored a second
+   * one on some day since (true where the store cannot tell). Asked once a statement planned on
+   * `catalog` has started: the data it reads is then no newer than the store's answer.
+   */
+  sharedDaysSince(catalog: Catalog): boolean;
   /**
    * Runs a statement built by the service and yields its rows in batches. DATE values come back
    * as YYYY-MM-DD text and TIMESTAMP values as YYYY-MM-DDTHH:mm:ss.sssZ (UTC), here and in

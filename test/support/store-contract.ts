@@ -6,11 +6,13 @@ import { observation } from './harness.js';
 
 /**
  * What every store driver must do, run by each driver's test file with its own way to open a
- * fresh, empty store.
+ * fresh, empty store. `tellsOneObservationPerDay`: whether the driver's catalog lists the
+ * sources that never observed a symbol twice on one day (DuckDB's), or lists none (PostgreSQL's).
  */
 export function storeContract(
   engine: string,
   open: () => Promise<{ store: Store; dispose: () => Promise<void> }>,
+  tellsOneObservationPerDay: boolean,
 ): void {
   describe(`store contract: ${engine}`, () => {
     let store: Store;
@@ -38,6 +40,7 @@ export function storeContract(
         firstDate: null,
         lastDate: null,
         observations: 0,
+        oneObservationPerDay: tellsOneObservationPerDay,
       });
       assert.equal(catalog.size, SOURCES.length);
       assert.deepEqual(await store.ingestStates(), new Map());
@@ -67,6 +70,7 @@ export function storeContract(
         firstDate: '2024-03-19',
         lastDate: '2024-03-19',
         observations: 1,
+        oneObservationPerDay: tellsOneObservationPerDay,
       });
       assert.deepEqual(catalog.get('imf')?.symbols, ['EUR']);
     });
@@ -172,6 +176,29 @@ export function storeContract(
         );
       }
       assert.equal((await rows()).length, 2);
+    });
+
+    test('a source that observes a symbol twice on one day is no longer listed as observing once a day, and a catalog read before tells so', async () => {
+      const day = (time: string, rate: number) => observation('boe', 'USD', time, rate);
+      await store.writeObservations([day('2024-03-18T11:00:00Z', 1.27)]);
+      const before = await store.catalog();
+      assert.equal(before.get('boe')?.oneObservationPerDay, tellsOneObservationPerDay);
+      // Another day, and another symbol on the same day: still once a day.
+      await store.writeObservations([
+        day('2024-03-19T11:00:00Z', 1.271),
+        observation('boe', 'JPY', '2024-03-18T12:00:00Z', 189.2),
+      ]);
+      const same = await store.catalog();
+      assert.equal(same.get('boe')?.oneObservationPerDay, tellsOneObservationPerDay);
+      assert.equal(store.sharedDaysSince(before), !tellsOneObservationPerDay);
+      // The same symbol later the same day.
+      await store.writeObservations([day('2024-03-19T16:30:00Z', 1.272)]);
+      assert.equal(store.sharedDaysSince(before), true);
+      assert.equal(store.sharedDaysSince(same), true);
+      const after = await store.catalog();
+      assert.equal(after.get('boe')?.oneObservationPerDay, false);
+      assert.equal(after.get('ecb')?.oneObservationPerDay, tellsOneObservationPerDay);
+      assert.equal(store.sharedDaysSince(after), !tellsOneObservationPerDay);
     });
   });
 }

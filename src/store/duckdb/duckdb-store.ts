@@ -108,6 +108,14 @@ export class DuckDBStore implements Store {
   private snapshots: SnapshotWriter | undefined;
   private sandbox: DuckDBSandbox | undefined;
   private readonly sandboxSettings: SandboxSettings;
+  /**
+   * Sources that observed some symbol twice on one day (read at open, then kept by each write),
+   * and how often a write has added to them: each catalog remembers the count it was read at
+   * (see sharedDaysSince).
+   */
+  private readonly sharedDaySources = new Set<string>();
+  private sharedDaysAdded = 0;
+  private readonly catalogSharedDaysAdded = new WeakMap<Catalog, number>();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -213,6 +221,11 @@ export class DuckDBStore implements Store {
     const [rows, newest] = reader.getRows()[0]!;
     this.rowCount = Number(rows);
     this.newestMicros = newest === null ? null : BigInt(newest as bigint);
+    const shared = await this.writer.runAndReadAll(
+      `SELECT DISTINCT source FROM observations
+       GROUP BY source, symbol, CAST(observation_time AS DATE) HAVING count(*) > 1`,
+    );
+    for (const [source] of shared.getRows()) this.sharedDaySources.add(source as string);
   }
 
   async syncSources(sources: readonly SourceRow[]): Promise<void> {
@@ -292,7 +305,14 @@ export class DuckDBStore implements Store {
     return this.catalogCache.get(this.version);
   }
 
+  sharedDaysSince(catalog: Catalog): boolean {
+    return this.catalogSharedDaysAdded.get(catalog) !== this.sharedDaysAdded;
+  }
+
   private async queryCatalog(): Promise<Catalog> {
+    // Taken before the read: a write that adds a source to them meanwhile counts as after it.
+    const sharedDays = new Set(this.sharedDaySources);
+    const sharedDaysAdded = this.sharedDaysAdded;
     const connection = await this.instance.connect();
     try {
       const reader = await connection.runAndReadAll(
@@ -314,7 +334,9 @@ export class DuckDBStore implements Store {
         firstDate: utcDateOf(instantOf(first as DuckDBTimestampValue)!),
         lastDate: utcDateOf(instantOf(last as DuckDBTimestampValue)!),
       }));
-      return catalogOf(this.sourceKeys, rows);
+      const catalog = catalogOf(this.sourceKeys, rows, sharedDays);
+      this.catalogSharedDaysAdded.set(catalog, sharedDaysAdded);
+      return catalog;
     } finally {
       connection.closeSync();
     }
@@ -509,6 +531,7 @@ export class DuckDBStore implements Store {
              SELECT source, symbol, observation_time, rate FROM temp.changed
              WHERE stored_rate IS NULL ORDER BY observation_time, source, symbol`,
           );
+          await this.noteSharedDays(oldest, newest);
         }
         if (changed > 0) {
           await this.writer.run(
@@ -533,6 +556,30 @@ export class DuckDBStore implements Store {
       await this.writer.run('DROP TABLE IF EXISTS temp.staging');
       await this.writer.run('DROP TABLE IF EXISTS temp.changed');
     }
+  }
+
+  /**
+   * Adds the sources of which a new row shares its day with another row of the same symbol to
+   * sharedDaySources (the new rows lie from `oldest` to `newest`, in microseconds). Done before
+   * the write commits: a statement that reads the new rows then finds the count changed.
+   */
+  private async noteSharedDays(oldest: bigint, newest: bigint): Promise<void> {
+    const reader = await this.writer.runAndReadAll(
+      `SELECT DISTINCT c.source FROM temp.changed AS c
+       JOIN observations AS o ON o.source = c.source AND o.symbol = c.symbol
+         AND CAST(o.observation_time AS DATE) = CAST(c.observation_time AS DATE)
+         AND o.observation_time <> c.observation_time
+       WHERE c.stored_rate IS NULL
+         AND o.observation_time >= CAST(CAST(make_timestamp(${oldest}) AS DATE) AS TIMESTAMP)
+         AND o.observation_time < CAST(CAST(make_timestamp(${newest}) AS DATE) + 1 AS TIMESTAMP)`,
+    );
+    const added = reader
+      .getRows()
+      .map(([source]) => source as string)
+      .filter((source) => !this.sharedDaySources.has(source));
+    if (added.length === 0) return;
+    for (const source of added) this.sharedDaySources.add(source);
+    this.sharedDaysAdded += 1;
   }
 
   /**

@@ -307,6 +307,14 @@ export class PostgresStore implements Store {
     return this.catalogCache.get(this.version);
   }
 
+  /**
+   * Replicas write the shared database, and none tells the others when a source first observes
+   * a symbol twice on one day: the catalog lists no source as observing once a day.
+   */
+  sharedDaysSince(): boolean {
+    return true;
+  }
+
   private async readCatalog(): Promise<Catalog> {
     const { rows } = await this.pool.query<{
       source: string;
