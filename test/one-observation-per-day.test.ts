@@ -4,28 +4,27 @@ import { buildApp } from '../src/app.js';
 import { planRateRequest, type RatePath } from '../src/resolve/rate-request.js';
 import { openServiceStore } from '../src/service-store.js';
 import { everyDayStepped } from '../src/store/catalog.js';
-import type { Catalog, ColumnBatch, Store } from '../src/store/store.js';
-import { freshDatabase, observation, startService, type TestService } from './support/harness.js';
+import type { Catalog, Observation, Store } from '../src/store/store.js';
+import {
+  freshDatabase,
+  observation,
+  readRows,
+  startService,
+  type TestService,
+} from './support/harness.js';
 
 const TODAY = '2024-03-20';
-
-/** The rows of column batches, one array per row. */
-function rowsOf(batches: ColumnBatch[]): unknown[][] {
-  return batches.flatMap(({ rowCount, columns }) =>
-    Array.from({ length: rowCount }, (_, row) => columns.map((column) => column[row])),
-  );
-}
 
 /** Every statement of a plan, read in turn. */
 async function answerRows(store: Store, statements: readonly string[]): Promise<unknown[][]> {
   const rows: unknown[][] = [];
-  for (const sql of statements) rows.push(...rowsOf(await store.readColumns(sql)));
+  for (const sql of statements) rows.push(...(await readRows(store, sql)));
   return rows;
 }
 
 /** ecb (EUR-relative) and imf (USD-relative), once a day each, over a week. */
-function week(): ReturnType<typeof observation>[] {
-  const rows = [];
+function week(): Observation[] {
+  const rows: Observation[] = [];
   for (let day = 11; day <= 19; day++) {
     const date = `2024-03-${day}`;
     if (day === 16 || day === 17) continue;

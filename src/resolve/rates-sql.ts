@@ -1,6 +1,6 @@
 import type { SqlDialect } from '../store/store.js';
 import type { RateQuery, SourceRef } from './rate-query.js';
-import { addDays } from '../dates.js';
+import { addDays, looksLikeIsoDate } from '../dates.js';
 import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-literal.js';
 
 /**
@@ -110,11 +110,11 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const priority = sourcePriority(query, dialect);
   const observed = oneDay && crossed.length === 0 && direct.length > 0;
   // One date with every candidate shown (no more sources than shown per symbol).
-  const candidatesAnswer = oneDay && !ranks(query) && query.aggregation === 'day';
+  const everyCandidateShown = oneDay && !ranks(query) && query.aggregation === 'day';
   // Of one source quoted in another currency than the base: its pairs are taken in that step
   // straight from the join that makes them.
-  const pairedAtOnce =
-    candidatesAnswer && !observed && sources.length === 1 ? crossedPairs : undefined;
+  const crossedInStep =
+    everyCandidateShown && !observed && sources.length === 1 ? crossedPairs : undefined;
   const ctes = [
     ...(priority.joinsSrc
       ? [
@@ -155,7 +155,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
           // which both engines take), the 4 M set's one date in USD (one source quoted in it,
           // three crossed) took 5.42 and 6.33 ms on DuckDB against 5.86 and 6.90 inline, and
           // 1.28 against 1.32 ms on PostgreSQL. Ranges, and a single kind, are faster inline.
-          ...(pairedAtOnce
+          ...(crossedInStep
             ? []
             : [
                 `pairs AS ${oneDay && pairs.length > 1 ? 'MATERIALIZED ' : ''}(
@@ -177,12 +177,12 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
         // list test, not `<>`, which DuckDB pushes into its scan: the scan then took 0.73 ms
         // for 99 rows instead of 0.11, and the ECB one-date statement in EUR 2.17 ms, 1.64 now.
         `${scanFilter}\n      AND ${wanted === undefined ? `NOT ${dialect.oneOf('o.symbol', baseLiteral)}` : symbolFilter('o.symbol')}`,
-        candidatesAnswer,
+        everyCandidateShown,
       )
-    : pairedAtOnce
-      ? latestCrossedPairOfOneDay(query, dialect, pairedAtOnce)
+    : crossedInStep
+      ? latestCrossedPairOfOneDay(query, dialect, crossedInStep)
       : oneDay
-        ? latestPairOfOneDay(query, dialect, priority, candidatesAnswer)
+        ? latestPairOfOneDay(query, dialect, priority, everyCandidateShown)
         : undefined;
   // Terms that are constant (one date; the symbol when at most one is wanted; the priority of
   // one source, or of the one source shown per symbol) are left out of the order, and with them
@@ -196,14 +196,12 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     ];
     return order.length > 0 ? `\nORDER BY ${order.join(', ')}` : '';
   };
-  if (oneDayStep !== undefined && candidatesAnswer) {
+  if (oneDayStep !== undefined && everyCandidateShown) {
     // Every candidate is shown: the step is the statement. On DuckDB, a one date in JPY over the
     // ECB history took 4% less engine time so than as a step read by the statement.
-    const alias = observed ? 'o' : 'p';
+    const alias = observed ? 'o' : crossedInStep ? 'l' : 'p';
     const statement = oneDayStep.replaceAll('\n    ', '\n');
-    const order = pairedAtOnce
-      ? orderBy(pairedAtOnce.symbol, '')
-      : orderBy(`${alias}.symbol`, priority.of(alias));
+    const order = orderBy(crossedInStep?.symbol ?? `${alias}.symbol`, priority.of(alias));
     return `${ctes.length > 0 ? `WITH ${ctes.join(',\n  ')}\n` : ''}${statement}${order}`;
   }
   if (oneDayStep !== undefined) ctes.push(`ranked AS (\n    ${oneDayStep}\n  )`);
@@ -241,7 +239,7 @@ FROM ${rows} AS r${orderBy('r.symbol', 'r.priority')}`;
  */
 function midnight(date: string, days: number): string {
   const day = addDays(date, days);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(day) && day >= '0001-01-01') return `TIMESTAMP '${day} 00:00:00'`;
+  if (looksLikeIsoDate(day) && day >= '0001-01-01') return `TIMESTAMP '${day} 00:00:00'`;
   const shift = days === 0 ? '' : ` ${days < 0 ? '-' : '+'} ${integerLiteral(Math.abs(days))}`;
   return `CAST(${dateLiteral(date)}${shift} AS TIMESTAMP)`;
 }
@@ -355,7 +353,7 @@ function latestPairOfOneDay(
   return `SELECT ${dateLiteral(query.start)} AS date, p.symbol, p.source,
       ${dialect.valueAtExtreme('max', 'p.symbol_rate', 'p.day')} AS symbol_rate,
       ${dialect.valueAtExtreme('max', 'p.base_rate', 'p.day')} AS base_rate,
-      ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time${whole ? '' : rankColumns(query, priority, 'p')}
+      ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time${whole ? '' : `, ${rankColumns(query, priority, 'p', ['p.symbol'])}`}
     FROM ${priority.from('pairs', 'p')}
     GROUP BY p.symbol, p.source${prioritized(query) ? `, ${priority.of('p')}` : ''}`;
 }
@@ -406,16 +404,24 @@ function latestObservationOfOneDay(
 ): string {
   return `SELECT ${dateLiteral(query.start)} AS date, o.symbol, o.source,
       ${dialect.valueOfLatestDay(extreme, 'o.rate')} AS symbol_rate, ${dialect.one} AS base_rate,
-      ${dialect.valueOfLatestDay(extreme, 'o.observation_time')} AS observation_time${whole ? '' : rankColumns(query, priority, 'o')}
+      ${dialect.valueOfLatestDay(extreme, 'o.observation_time')} AS observation_time${whole ? '' : `, ${rankColumns(query, priority, 'o', ['o.symbol'])}`}
     FROM ${priority.from('observations', 'o')}
     WHERE ${where}
     GROUP BY o.symbol, o.source${prioritized(query) ? `, ${priority.of('o')}` : ''}`;
 }
 
-/** A candidate's priority and its rank among its symbol's, as the `ranked` step has them. */
-function rankColumns(query: RateQuery, priority: SourcePriority, alias: string): string {
-  return `, ${priority.of(alias)} AS priority,
-      ${ranks(query) ? `row_number() OVER (PARTITION BY ${alias}.symbol ORDER BY ${priority.of(alias)})` : '1'} AS rank`;
+/**
+ * A candidate's priority and its rank among those of its `group` (a symbol, or a symbol and a
+ * day), as the `ranked` step has them.
+ */
+function rankColumns(
+  query: RateQuery,
+  priority: SourcePriority,
+  alias: string,
+  group: readonly string[],
+): string {
+  return `${priority.of(alias)} AS priority,
+      ${ranks(query) ? `row_number() OVER (PARTITION BY ${group.join(', ')} ORDER BY ${priority.of(alias)})` : '1'} AS rank`;
 }
 
 /** Ranges: each pair stands for the days it covers, of which the keys are kept. */
@@ -495,8 +501,7 @@ function latestPairsOfEachKey(
             [{ expression: 's.day', descending: true }, { expression: 's.symbol' }],
             priority.of('s'),
           )
-        : `SELECT s.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${priority.of('s')} AS priority,
-      ${ranks(query) ? `row_number() OVER (PARTITION BY s.day, s.symbol ORDER BY ${priority.of('s')})` : '1'} AS rank
+        : `SELECT s.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${rankColumns(query, priority, 's', ['s.day', 's.symbol'])}
     FROM ${fromCovered}`
     }
   )`,

@@ -225,13 +225,14 @@ async function wholeRows(
   signal: AbortSignal | undefined,
   replacement: Replacement | undefined,
 ): Promise<AsyncIterable<RateBatch>> {
-  const readOf = (statement: string) => (): Promise<ColumnBatch[]> => store.readColumns(statement);
-  const readWhole = (statement: string): Promise<ColumnBatch[]> =>
-    whenMemoryAllows(
-      ranged ? () => computing.run(readOf(statement), signal) : readOf(statement),
+  const readWhole = (statement: string): Promise<ColumnBatch[]> => {
+    const read = (): Promise<ColumnBatch[]> => store.readColumns(statement);
+    return whenMemoryAllows(
+      ranged ? () => computing.run(read, signal) : read,
       ranged ? waits.range : waits.oneDate,
       signal,
     );
+  };
   let batches: ColumnBatch[];
   try {
     batches = await readWhole(sql);

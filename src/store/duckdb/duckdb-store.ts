@@ -172,6 +172,7 @@ export class DuckDBStore implements Store {
     try {
       await (options.readOnly ? store.checkSchema() : store.migrate());
       await store.readTotals();
+      await store.readSharedDaySources();
     } catch (error) {
       await store.close();
       throw error;
@@ -221,11 +222,15 @@ export class DuckDBStore implements Store {
     const [rows, newest] = reader.getRows()[0]!;
     this.rowCount = Number(rows);
     this.newestMicros = newest === null ? null : BigInt(newest as bigint);
-    const shared = await this.writer.runAndReadAll(
+  }
+
+  /** The sources that observed some symbol twice on one day, as stored (see sharedDaysSince). */
+  private async readSharedDaySources(): Promise<void> {
+    const reader = await this.writer.runAndReadAll(
       `SELECT DISTINCT source FROM observations
        GROUP BY source, symbol, CAST(observation_time AS DATE) HAVING count(*) > 1`,
     );
-    for (const [source] of shared.getRows()) this.sharedDaySources.add(source as string);
+    for (const [source] of reader.getRows()) this.sharedDaySources.add(source as string);
   }
 
   async syncSources(sources: readonly SourceRow[]): Promise<void> {
