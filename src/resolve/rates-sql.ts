@@ -371,7 +371,9 @@ interface CrossedPairs {
  * One date, one source quoted in another currency than the base, every candidate shown: the
  * newest pair per symbol, aggregated from the join that pairs the legs (see latestPairOfOneDay).
  * On DuckDB, a one date in JPY over the ECB history took 3% less engine time so than over a step
- * of pairs.
+ * of pairs. Grouped by the leg's own symbol, which names the pair's symbol alone (the base leg
+ * stands for the source's relative currency, which the source never observes: CONTRACT §1):
+ * 3-5% less engine time again than grouped by the pair's symbol, an expression.
  */
 function latestCrossedPairOfOneDay(
   query: RateQuery,
@@ -384,7 +386,7 @@ function latestCrossedPairOfOneDay(
       ${newest('b.rate')} AS base_rate,
       ${newest(pairs.observationTime)} AS observation_time
     FROM ${pairs.from}
-    GROUP BY ${pairs.symbol}, l.source`;
+    GROUP BY l.symbol, l.source`;
 }
 
 /**
