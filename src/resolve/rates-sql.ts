@@ -21,7 +21,9 @@ export const LONG_LOOK_BACK_DAYS = 1000;
  * as literals) so that `show_query` can print it and the query endpoint can run it again.
  *
  * How it works, per step:
- * - legs: each source's earliest (or latest) observation of each symbol per UTC day;
+ * - legs: each source's earliest (or latest) observation of each symbol per UTC day, the source
+ *   named by its priority (its place in the request's order): the steps after the scan join,
+ *   sort and group integers instead of texts, and the key is written once, in the last step;
  * - pairs: per source and day, the legs of symbol and base where both exist, the relative
  *   currency counting as the constant 1;
  * - for one date, each source's newest pair per symbol in the window is its candidate; for a
@@ -75,25 +77,26 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
         ? ''
         : relativeRows.length === 0
           ? `\n    WHERE l.symbol <> ${baseLiteral}`
-          : `\n    WHERE (l.symbol <> ${baseLiteral} OR l.source IN (${stringList(relativeRows.map((s) => s.key))}))`;
+          : `\n    WHERE (l.symbol <> ${baseLiteral} OR l.priority IN (${prioritiesOf(query, relativeRows)}))`;
     crossedPairs = {
-      symbol: `CASE WHEN l.symbol = ${baseLiteral} THEN ${relativeCurrencyOf(crossed, 'l.source')} ELSE l.symbol END`,
+      symbol: `CASE WHEN l.symbol = ${baseLiteral} THEN ${relativeCurrencyOf(query, crossed, 'l.priority')} ELSE l.symbol END`,
       symbolRate: `CASE WHEN l.symbol = ${baseLiteral} THEN ${dialect.one} ELSE l.rate END`,
       observationTime: 'greatest(l.observation_time, b.observation_time)',
-      from: `legs AS l JOIN legs AS b ON b.source = l.source AND b.day = l.day AND b.symbol = ${baseLiteral}${baseRowsWanted}`,
+      // (Of one source, every leg has its priority: the join leaves it out.)
+      from: `legs AS l JOIN legs AS b ON ${prioritized(query) ? 'b.priority = l.priority AND ' : ''}b.day = l.day AND b.symbol = ${baseLiteral}${baseRowsWanted}`,
     };
-    pairs.push(`SELECT l.source, ${crossedPairs.symbol} AS symbol, l.day,
+    pairs.push(`SELECT l.priority, ${crossedPairs.symbol} AS symbol, l.day,
       ${crossedPairs.symbolRate} AS symbol_rate, b.rate AS base_rate,
       ${crossedPairs.observationTime} AS observation_time
     FROM ${crossedPairs.from}`);
   }
   if (direct.length > 0) {
-    pairs.push(`SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, ${dialect.one} AS base_rate, l.observation_time
+    pairs.push(`SELECT l.priority, l.symbol, l.day, l.rate AS symbol_rate, ${dialect.one} AS base_rate, l.observation_time
     FROM legs AS l
-    WHERE ${crossed.length > 0 ? `l.source IN (${stringList(direct.map((s) => s.key))}) AND ` : ''}l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}`);
+    WHERE ${crossed.length > 0 ? `l.priority IN (${prioritiesOf(query, direct)}) AND ` : ''}l.symbol <> ${baseLiteral} AND ${symbolFilter('l.symbol')}`);
   }
   if (pairs.length === 0) {
-    pairs.push(`SELECT l.source, l.symbol, l.day, l.rate AS symbol_rate, l.rate AS base_rate, l.observation_time
+    pairs.push(`SELECT l.priority, l.symbol, l.day, l.rate AS symbol_rate, l.rate AS base_rate, l.observation_time
     FROM legs AS l WHERE FALSE`);
   }
 
@@ -107,8 +110,12 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const scanFilter = scanOf(windowStart, dayAfterEnd);
   const reaching = sources.length > 0 && query.upToDaysBefore > LONG_LOOK_BACK_DAYS;
   const startTime = midnight(query.start, 0);
-  const priority = sourcePriority(query, dialect);
   const observed = oneDay && crossed.length === 0 && direct.length > 0;
+  // One date with every source quoted in the base reads the observations, whose rows have a
+  // source key; the other statements' rows carry their source's priority from the legs on.
+  const priority = observed ? sourcePriority(query) : carriedPriority(query);
+  const legPriority = legPriorityOf(query);
+  const sourceKey = (column: string): string => sourceKeyOf(query, dialect, column);
   // One date with every candidate shown (no more sources than shown per symbol).
   const everyCandidateShown = oneDay && !ranks(query) && query.aggregation === 'day';
   // Of one source quoted in another currency than the base: its pairs are taken in that step
@@ -116,7 +123,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const crossedInStep =
     everyCandidateShown && !observed && sources.length === 1 ? crossedPairs : undefined;
   const ctes = [
-    ...(priority.joinsSrc
+    ...((observed ? priority.joinsSrc : legPriority.joinsSrc)
       ? [
           `src(key, priority) AS (VALUES ${sources
             .map((s, priority) => `(${stringLiteral(s.key)}, ${priority})`)
@@ -131,6 +138,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
             ? reachedLegs(
                 dialect,
                 extreme,
+                legPriority,
                 (keys, from, to) => `${scanOf(from, to, keys)}\n      AND ${legSymbolFilter}`,
                 { from: windowStart, start: startTime, dayAfterEnd, oneDay },
                 {
@@ -146,6 +154,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       sources,
       dialect,
       extreme,
+      legPriority,
       (keys) => `${scanOf(windowStart, dayAfterEnd, keys)}\n      AND ${legSymbolFilter}`,
     )}
   )`,
@@ -180,9 +189,9 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
         everyCandidateShown,
       )
     : crossedInStep
-      ? latestCrossedPairOfOneDay(query, dialect, crossedInStep)
+      ? latestCrossedPairOfOneDay(query, dialect, crossedInStep, sourceKey)
       : oneDay
-        ? latestPairOfOneDay(query, dialect, priority, everyCandidateShown)
+        ? latestPairOfOneDay(query, dialect, priority, everyCandidateShown, sourceKey)
         : undefined;
   // Terms that are constant (one date; the symbol when at most one is wanted; the priority of
   // one source, or of the one source shown per symbol) are left out of the order, and with them
@@ -223,12 +232,12 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
     FROM daily GROUP BY 1, symbol
   )`,
     );
-    rows = `(SELECT p.period AS date, d.symbol, d.source, d.symbol_rate, d.base_rate, d.observation_time, d.priority
+    rows = `(SELECT p.period AS date, d.symbol, d.symbol_rate, d.base_rate, d.observation_time, d.priority
     FROM daily AS d JOIN picked AS p ON p.symbol = d.symbol AND p.date = d.date)`;
   }
 
   return `WITH ${ctes.join(',\n  ')}
-SELECT r.date, r.symbol, r.source, r.symbol_rate, r.base_rate, r.observation_time
+SELECT r.date, r.symbol, ${sourceKey('r.priority')} AS source, r.symbol_rate, r.base_rate, r.observation_time
 FROM ${rows} AS r${orderBy('r.symbol', 'r.priority')}`;
 }
 
@@ -258,6 +267,7 @@ function legsOf(
   sources: readonly SourceRef[],
   dialect: SqlDialect,
   extreme: 'min' | 'max',
+  priority: LegPriority,
   scan: (keys: string) => string,
 ): string {
   const keysOf = (some: readonly SourceRef[]): string => stringList(some.map((s) => s.key));
@@ -265,13 +275,15 @@ function legsOf(
   const more = sources.filter((source) => !source.oneObservationPerDay);
   const legs: string[] = [];
   if (once.length > 0) {
-    legs.push(`SELECT o.source, o.symbol, CAST(o.observation_time AS DATE) AS day, o.rate, o.observation_time
-    FROM observations AS o
+    legs.push(`SELECT ${priority.expression} AS priority, o.symbol, CAST(o.observation_time AS DATE) AS day, o.rate, o.observation_time
+    FROM observations AS o${priority.join}
     WHERE ${scan(keysOf(once))}`);
   }
   // With no source at all, the step per day over none (NULL matches no key).
   if (more.length > 0 || once.length === 0)
-    legs.push(dialect.extremeOfEachDay(extreme, scan(more.length > 0 ? keysOf(more) : 'NULL')));
+    legs.push(
+      dialect.extremeOfEachDay(extreme, scan(more.length > 0 ? keysOf(more) : 'NULL'), priority),
+    );
   return legs.join('\n    UNION ALL\n    ');
 }
 
@@ -289,6 +301,7 @@ function legsOf(
 function reachedLegs(
   dialect: SqlDialect,
   extreme: 'min' | 'max',
+  priority: LegPriority,
   scan: (keys: string, from: string, to: string) => string,
   bounds: { from: string; start: string; dayAfterEnd: string; oneDay: boolean },
   keys: { all: string; direct: string | undefined; crossed: string | undefined },
@@ -322,6 +335,7 @@ function reachedLegs(
     extreme,
     `${before(keys.all)}
       AND ${day} IN (SELECT day FROM reach)`,
+    priority,
   );
   return [
     `reach AS (
@@ -331,7 +345,7 @@ function reachedLegs(
     ${
       bounds.oneDay
         ? reached
-        : `SELECT * FROM (${dialect.extremeOfEachDay(extreme, scan(keys.all, bounds.start, bounds.dayAfterEnd))}) AS since_start
+        : `SELECT * FROM (${dialect.extremeOfEachDay(extreme, scan(keys.all, bounds.start, bounds.dayAfterEnd), priority)}) AS since_start
     UNION ALL
     SELECT * FROM (${reached}) AS reached`
     }
@@ -349,13 +363,14 @@ function latestPairOfOneDay(
   dialect: SqlDialect,
   priority: SourcePriority,
   whole: boolean,
+  sourceKey: (column: string) => string,
 ): string {
-  return `SELECT ${dateLiteral(query.start)} AS date, p.symbol, p.source,
+  return `SELECT ${dateLiteral(query.start)} AS date, p.symbol,${whole ? ` ${sourceKey('p.priority')} AS source,` : ''}
       ${dialect.valueAtExtreme('max', 'p.symbol_rate', 'p.day')} AS symbol_rate,
       ${dialect.valueAtExtreme('max', 'p.base_rate', 'p.day')} AS base_rate,
       ${dialect.valueAtExtreme('max', 'p.observation_time', 'p.day')} AS observation_time${whole ? '' : `, ${rankColumns(query, priority, 'p', ['p.symbol'])}`}
     FROM ${priority.from('pairs', 'p')}
-    GROUP BY p.symbol, p.source${prioritized(query) ? `, ${priority.of('p')}` : ''}`;
+    GROUP BY p.symbol, p.priority`;
 }
 
 /** The terms of the pairs of the sources quoted in another currency than the base. */
@@ -373,20 +388,22 @@ interface CrossedPairs {
  * On DuckDB, a one date in JPY over the ECB history took 3% less engine time so than over a step
  * of pairs. Grouped by the leg's own symbol, which names the pair's symbol alone (the base leg
  * stands for the source's relative currency, which the source never observes: CONTRACT §1):
- * 3-5% less engine time again than grouped by the pair's symbol, an expression.
+ * 3-5% less engine time again than grouped by the pair's symbol, an expression. (The step serves
+ * one source.)
  */
 function latestCrossedPairOfOneDay(
   query: RateQuery,
   dialect: SqlDialect,
   pairs: CrossedPairs,
+  sourceKey: (column: string) => string,
 ): string {
   const newest = (value: string): string => dialect.valueAtExtreme('max', value, 'l.day');
-  return `SELECT ${dateLiteral(query.start)} AS date, ${pairs.symbol} AS symbol, l.source,
+  return `SELECT ${dateLiteral(query.start)} AS date, ${pairs.symbol} AS symbol, ${sourceKey('l.priority')} AS source,
       ${newest(pairs.symbolRate)} AS symbol_rate,
       ${newest('b.rate')} AS base_rate,
       ${newest(pairs.observationTime)} AS observation_time
     FROM ${pairs.from}
-    GROUP BY l.symbol, l.source`;
+    GROUP BY l.symbol`;
 }
 
 /**
@@ -438,11 +455,11 @@ function latestPairsOfEachKey(
   const fromCovered = priority.from('covered', 's');
   // A series is one source's pairs of one symbol. One source is the same on every row: the
   // window leaves it out (PostgreSQL's sort compares every term, constant or not).
-  const series = prioritized(query) ? ['source', 'symbol'] : ['symbol'];
+  const series = prioritized(query) ? ['priority', 'symbol'] : ['symbol'];
   const next = dialect.dayBeforeNextOfSeries(series, `day + ${window}`);
   return [
     `spans AS (
-    SELECT source, symbol, day, symbol_rate, base_rate, observation_time,
+    SELECT priority, symbol, day, symbol_rate, base_rate, observation_time,
       least(day + ${window}, ${dateLiteral(query.end)},
         ${next.expression}) AS last_day
     FROM pairs
@@ -476,12 +493,12 @@ function latestPairsOfEachKey(
     // one-year statement 7% faster so, a five-year window 12-18% (33.0-33.8 ms, now 27.6-29.9),
     // the 1 M set's over four sources 4-10%; PostgreSQL 1-3% for a year, the same for five.
     `covered AS (
-    SELECT source, symbol, symbol_rate, base_rate, observation_time, day
+    SELECT priority, symbol, symbol_rate, base_rate, observation_time, day
     FROM pairs
     WHERE day >= ${dateLiteral(query.start)}
     UNION ALL
     SELECT * FROM (
-      SELECT source, symbol, symbol_rate, base_rate, observation_time,
+      SELECT priority, symbol, symbol_rate, base_rate, observation_time,
         ${dialect.daysFrom(`greatest(day + 1, ${dateLiteral(query.start)})`, 'last_day')} AS day
       FROM spans
       WHERE last_day > day AND last_day >= ${dateLiteral(query.start)}
@@ -494,7 +511,7 @@ function latestPairsOfEachKey(
         ? dialect.firstOfEachGroup(
             [
               ['s.day', 'date'],
-              ...['symbol', 'source', 'symbol_rate', 'base_rate', 'observation_time'].map(
+              ...['symbol', 'symbol_rate', 'base_rate', 'observation_time'].map(
                 (column) => [`s.${column}`, column] as const,
               ),
               [priority.of('s'), 'priority'],
@@ -503,7 +520,7 @@ function latestPairsOfEachKey(
             [{ expression: 's.day', descending: true }, { expression: 's.symbol' }],
             priority.of('s'),
           )
-        : `SELECT s.day AS date, s.symbol, s.source, s.symbol_rate, s.base_rate, s.observation_time, ${rankColumns(query, priority, 's', ['s.day', 's.symbol'])}
+        : `SELECT s.day AS date, s.symbol, s.symbol_rate, s.base_rate, s.observation_time, ${rankColumns(query, priority, 's', ['s.day', 's.symbol'])}
     FROM ${fromCovered}`
     }
   )`,
@@ -518,11 +535,67 @@ function firstSourceOnly(query: RateQuery): boolean {
   return ranks(query) && query.maxSourcesPerSymbol === 1;
 }
 
-/** The relative currency of the source in `column`, one of `sources`. */
-function relativeCurrencyOf(sources: readonly SourceRef[], column: string): string {
+/** The relative currency of the source whose priority is in `column`, one of `sources`. */
+function relativeCurrencyOf(
+  query: RateQuery,
+  sources: readonly SourceRef[],
+  column: string,
+): string {
   const currencies = new Set(sources.map((source) => source.relativeCurrency));
   if (currencies.size === 1) return stringLiteral(sources[0]!.relativeCurrency);
-  return caseOfSource(column, sources, (source) => stringLiteral(source.relativeCurrency));
+  const cases = sources.map(
+    (source) =>
+      `WHEN ${query.sources.indexOf(source)} THEN ${stringLiteral(source.relativeCurrency)}`,
+  );
+  return `CASE ${column} ${cases.join(' ')} END`;
+}
+
+/** The priorities of `some` of the query's sources, for an IN list. */
+function prioritiesOf(query: RateQuery, some: readonly SourceRef[]): string {
+  return some.map((source) => query.sources.indexOf(source)).join(', ');
+}
+
+/**
+ * How the legs compute their source's priority from the key of `observations AS o`: 0 for one
+ * source, a CASE where inlinePriority says so, else from the `src` table joined.
+ */
+interface LegPriority {
+  expression: string;
+  join: string;
+  joinsSrc: boolean;
+}
+
+function legPriorityOf(query: RateQuery): LegPriority {
+  if (!prioritized(query)) return { expression: '0', join: '', joinsSrc: false };
+  if (inlinePriority(query)) {
+    return {
+      expression: caseOfSource('o.source', query.sources, (_, index) => String(index)),
+      join: '',
+      joinsSrc: false,
+    };
+  }
+  return {
+    expression: 'src.priority',
+    join: '\n    JOIN src ON src.key = o.source',
+    joinsSrc: true,
+  };
+}
+
+/** The priority of rows that carry it from the legs ('0' with one source). */
+function carriedPriority(query: RateQuery): SourcePriority {
+  return {
+    joinsSrc: false,
+    from: (table, alias) => `${table} AS ${alias}`,
+    of: (alias) => (prioritized(query) ? `${alias}.priority` : '0'),
+  };
+}
+
+/** The key of the source whose priority is in `column`. */
+function sourceKeyOf(query: RateQuery, dialect: SqlDialect, column: string): string {
+  const { sources } = query;
+  if (sources.length === 0) return 'CAST(NULL AS VARCHAR)';
+  if (sources.length === 1) return stringLiteral(sources[0]!.key);
+  return dialect.item(stringList(sources.map((source) => source.key)), column);
 }
 
 /** A CASE giving, for the source key in `column`, `valueOf` that source (one of `sources`). */
@@ -543,14 +616,14 @@ function prioritized(query: RateQuery): boolean {
 }
 
 /**
- * Up to this many sources, each row's priority is computed from its source key (a CASE) in the
- * step that ranks the rows; past it, the rows are joined with `src`, the table of the keys and
- * their priorities. Measured on DuckDB over the generated 4 M set, the same rows either way: a
- * window of `/all` over 4 sources took 4-9% less time with the CASE, over 20 (the requested ones
- * last) 7% less, over 88 5-7% more; a one date in JPY over 4 sources 4-6% less, over 20 the
- * same, over 88 20% more. On PostgreSQL over the generated 1 M set and 4 sources, a one date in
- * JPY took 17-27% less time, ranges the same or less; a statement aggregated by period does as
- * the dialect says (inlinePriorityWhenAggregated).
+ * Up to this many sources, each row's priority is computed from its source key (a CASE); past
+ * it, the rows are joined with `src`, the table of the keys and their priorities. Measured on
+ * DuckDB over the generated 4 M set when the step that ranks the rows computed it (the legs do
+ * now), the same rows either way: a window of `/all` over 4 sources took 4-9% less time with the
+ * CASE, over 20 (the requested ones last) 7% less, over 88 5-7% more; a one date in JPY over 4
+ * sources 4-6% less, over 20 the same, over 88 20% more. On PostgreSQL over the generated 1 M set
+ * and 4 sources, a one date in JPY took 17-27% less time, ranges the same or less; its whole
+ * history by month, computed in the legs, 4% less than joined there with `src`.
  */
 const MOST_SOURCES_INLINE = 20;
 
@@ -565,13 +638,10 @@ interface SourcePriority {
   of(alias: string): string;
 }
 
-function sourcePriority(query: RateQuery, dialect: SqlDialect): SourcePriority {
+function sourcePriority(query: RateQuery): SourcePriority {
   if (!prioritized(query))
     return { joinsSrc: false, from: (table, alias) => `${table} AS ${alias}`, of: () => '0' };
-  const inline =
-    query.sources.length <= MOST_SOURCES_INLINE &&
-    (query.aggregation === 'day' || dialect.inlinePriorityWhenAggregated);
-  if (!inline) {
+  if (!inlinePriority(query)) {
     return {
       joinsSrc: true,
       from: (table, alias) => `${table} AS ${alias}\n    JOIN src ON src.key = ${alias}.source`,
@@ -584,6 +654,11 @@ function sourcePriority(query: RateQuery, dialect: SqlDialect): SourcePriority {
     from: (table, alias) => `(SELECT *, ${priorities} AS priority FROM ${table}) AS ${alias}`,
     of: (alias) => `${alias}.priority`,
   };
+}
+
+/** Whether a statement computes its rows' priorities with a CASE (see MOST_SOURCES_INLINE). */
+function inlinePriority(query: RateQuery): boolean {
+  return query.sources.length <= MOST_SOURCES_INLINE;
 }
 
 /** Whether some symbol can have more candidates than `max_sources_per_symbol` shows. */

@@ -16,10 +16,15 @@ export interface SqlDialect {
   valueAtExtreme(extreme: 'min' | 'max', value: string, order: string): string;
   /**
    * A SELECT of each source's first (`min`) or last (`max`) observation of each symbol per UTC
-   * day, among the rows of `observations AS o` that meet `where`: the columns source, symbol,
-   * day (a DATE), rate and observation_time. (source, symbol, observation_time) is unique.
+   * day, among the rows of `observations AS o` that meet `where`: the columns priority (the
+   * source's, `priority.expression` over `o` and what `priority.join` joins to it), symbol, day
+   * (a DATE), rate and observation_time. (source, symbol, observation_time) is unique.
    */
-  extremeOfEachDay(extreme: 'min' | 'max', where: string): string;
+  extremeOfEachDay(
+    extreme: 'min' | 'max',
+    where: string,
+    priority: { expression: string; join: string },
+  ): string;
   /**
    * An aggregate over rows of `observations AS o`: `value` on the row of the group's latest UTC
    * day, and of that day's first (`min`) or last (`max`) observation_time.
@@ -51,16 +56,12 @@ export interface SqlDialect {
     series: readonly string[],
     otherwise: string,
   ): { expression: string; window: string };
+  /** The one of `values` (SQL literals, at least one) at the 0-based integer `index`. */
+  item(values: string, index: string): string;
   /** A select-list expression that turns each row into one row per DATE from `from` to `to`. */
   daysFrom(from: string, to: string): string;
   /** The constant 1 as the type rates are stored in. */
   readonly one: string;
-  /**
-   * Whether a statement aggregated by period computes its rows' source priorities from their
-   * keys, as the others do up to a number of sources (rates-sql.ts), rather than joining the
-   * table of sources.
-   */
-  readonly inlinePriorityWhenAggregated: boolean;
 }
 
 /** A registered publisher as the store's `sources` table holds it. */

@@ -1,24 +1,25 @@
 import type { SqlDialect } from '../store.js';
 
 /**
- * The key a range's window sorts each series by (its `series` columns, one or two texts): the
- * 64-bit hash of its texts. Sorted by one integer and the day instead of the texts and the day,
- * the statements took, against the same statements sorted by the texts (bench:statements, two
- * runs): on the ECB history a one-year range 0.88-0.93 of the time, five years 0.90-0.95, `/all`
- * 0.90-0.95 and by month 0.93-0.95; on the generated 1 M set over four sources a one-year range
- * 0.97-0.98, five years 0.97-1.02, by month 0.93-0.94, `/all` 0.94-1.02. The same rows every time.
- * Two series of one statement with the same hash would interleave: the statement then fails
- * (see dayBeforeNextOfSeries) rather than answer wrong, and the store uses the dialect that
- * sorts by the texts whenever two series it holds share a hash (seriesKeysCollide).
+ * The key a range's window sorts each series by: a series is a source's priority (an integer,
+ * sorted as it is) and a symbol, whose 64-bit hash stands for its text. Sorted by one integer and
+ * the day instead of the texts and the day, the statements took, against the same statements
+ * sorted by the texts (bench:statements, two runs): on the ECB history a one-year range 0.88-0.93
+ * of the time, five years 0.90-0.95, `/all` 0.90-0.95 and by month 0.93-0.95; on the generated
+ * 1 M set over four sources a one-year range 0.97-0.98, five years 0.97-1.02, by month 0.93-0.94,
+ * `/all` 0.94-1.02. The same rows every time. Two symbols of one source with the same hash would
+ * interleave: the statement then fails (see dayBeforeNextOfSeries) rather than answer wrong, and
+ * the store uses the dialect that sorts by the texts whenever two symbols it holds share a hash
+ * (seriesKeysCollide).
  */
-export const seriesHash: SeriesKey = (columns) => `hash(${columns.join(', ')})`;
+export const seriesHash: SeriesKey = (symbol) => `hash(${symbol})`;
 
-/** An SQL expression over a series' columns that a range's window sorts the series by. */
-export type SeriesKey = (columns: readonly string[]) => string;
+/** An SQL expression over a series' symbol that a range's window sorts the series by. */
+export type SeriesKey = (symbol: string) => string;
 
 /**
- * The DuckDB dialect whose range windows sort series by `seriesKey` of their columns, or, with
- * none, by the columns themselves.
+ * The DuckDB dialect whose range windows sort series by their priority and `seriesKey` of their
+ * symbol, or, with none, by the symbol itself.
  */
 export function duckdbDialectOf(seriesKey?: SeriesKey): SqlDialect {
   return { ...duckdbBase, dayBeforeNextOfSeries: nextOfSeries(seriesKey) };
@@ -27,38 +28,41 @@ export function duckdbDialectOf(seriesKey?: SeriesKey): SqlDialect {
 /**
  * The next day of a series, from one window sorted by series and day, the next row compared
  * with each: a window partitioned by series took 16% longer for the ECB history's one-year
- * statement (11.1-11.2 ms, 9.6). Sorted by a key of the series, a row whose next row is of
- * another series with the same key stops the statement: such rows are not in series order.
+ * statement (11.1-11.2 ms, 9.6). Sorted by a key of the symbol, a row whose next row is of
+ * another symbol of the same source with the same key stops the statement: such rows are not in
+ * series order.
  */
 function nextOfSeries(seriesKey: SeriesKey | undefined): SqlDialect['dayBeforeNextOfSeries'] {
   return (series, otherwise) => {
     const next = series.map((column) => `lead(${column}) OVER w`);
+    const same = (count: number): string[] =>
+      series.slice(0, count).map((column, index) => `${next[index]} = ${column}`);
+    const symbol = series.at(-1)!;
+    const nextSymbol = next.at(-1)!;
     const collision =
       seriesKey === undefined
         ? ''
         : `
-          WHEN ${seriesKey(next)} = ${seriesKey(series)}
-          THEN error('two series share a sort key: ' || ${series.join(" || '/' || ")} || ', ' || ${next.join(" || '/' || ")})`;
+          WHEN ${[...same(series.length - 1), `${seriesKey(nextSymbol)} = ${seriesKey(symbol)}`].join(' AND ')}
+          THEN error('two series share a sort key: ' || ${symbol} || ', ' || ${nextSymbol})`;
     return {
-      expression: `CASE WHEN ${series.map((column, index) => `${next[index]} = ${column}`).join(' AND ')}
+      expression: `CASE WHEN ${same(series.length).join(' AND ')}
           THEN lead(day) OVER w - 1${collision}
           ELSE ${otherwise} END`,
-      window: `ORDER BY ${seriesKey === undefined ? series.join(', ') : seriesKey(series)}, day`,
+      window: `ORDER BY ${[...series.slice(0, -1), seriesKey === undefined ? symbol : seriesKey(symbol)].join(', ')}, day`,
     };
   };
 }
 
 /**
- * Whether two of the series a statement can meet share a sort key: a source and a symbol it
- * holds, or its relative currency (a crossed pair's row), by `seriesKey` of both; a symbol by
- * `seriesKey` of itself (a statement over one source sorts by symbol alone). A scalar subquery
- * over `held`, the distinct (source, symbol) of the observations, and the sources.
+ * Whether two of the symbols a statement can meet share a sort key: a symbol some source holds,
+ * or a source's relative currency (a crossed pair's row). A scalar subquery over `held`, the
+ * distinct (source, symbol) of the observations, and the sources.
  */
 export function seriesKeysCollide(held: string, seriesKey: SeriesKey = seriesHash): string {
-  return `SELECT count(DISTINCT ${seriesKey(['source', 'symbol'])}) < count(*)
-        OR count(DISTINCT ${seriesKey(['symbol'])}) < count(DISTINCT symbol)
-      FROM (SELECT source, symbol FROM ${held}
-        UNION SELECT key, relative_currency FROM sources) AS series`;
+  return `SELECT count(DISTINCT ${seriesKey('symbol')}) < count(*)
+      FROM (SELECT symbol FROM ${held}
+        UNION SELECT relative_currency FROM sources) AS series`;
 }
 
 const duckdbBase: Omit<SqlDialect, 'dayBeforeNextOfSeries'> = {
@@ -67,13 +71,14 @@ const duckdbBase: Omit<SqlDialect, 'dayBeforeNextOfSeries'> = {
   periodStart: (unit, date) => `CAST(date_trunc('${unit}', ${date}) AS DATE)`,
   valueAtExtreme: (extreme, value, order) => argExtreme(extreme, value, order),
   // One hash aggregate: arg_min and arg_max carry the rate of the group's first or last time.
-  extremeOfEachDay(extreme, where) {
-    return `SELECT o.source, o.symbol, CAST(o.observation_time AS DATE) AS day,
+  // Grouped by the priority, which stands for the source within the statement.
+  extremeOfEachDay(extreme, where, priority) {
+    return `SELECT ${priority.expression} AS priority, o.symbol, CAST(o.observation_time AS DATE) AS day,
       ${argExtreme(extreme, 'o.rate', 'o.observation_time')} AS rate,
       ${extreme}(o.observation_time) AS observation_time
-    FROM observations AS o
+    FROM observations AS o${priority.join}
     WHERE ${where}
-    GROUP BY o.source, o.symbol, CAST(o.observation_time AS DATE)`;
+    GROUP BY ALL`;
   },
   // The latest time is on the latest day; the first time of the latest day is the largest
   // (day, -time).
@@ -102,12 +107,11 @@ const duckdbBase: Omit<SqlDialect, 'dayBeforeNextOfSeries'> = {
     FROM ${from}
     GROUP BY ${[...grouped].join(', ')}`;
   },
+  item: (values, index) => `list_value(${values})[${index} + 1]`,
   // A series of whole days, not of integers added to a DATE: the ECB history's one-year
   // statement took 10.1-10.7 ms with integers, 9.4-10.1 so.
   daysFrom: (from, to) => `CAST(unnest(generate_series(${from}, ${to}, INTERVAL 1 DAY)) AS DATE)`,
   one: 'CAST(1 AS DOUBLE)',
-  // The generated 1 M set's whole history by month over four sources: 11% less time so.
-  inlinePriorityWhenAggregated: true,
 };
 
 /** The dialect the store uses: range windows sort series by their hash. */
