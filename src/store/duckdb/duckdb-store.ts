@@ -37,7 +37,15 @@ import { MIGRATIONS, OBSERVATIONS_BY_TIME } from './migrations.js';
 import { DuckDBSandbox } from './sandbox.js';
 import { SnapshotWriter } from './snapshot.js';
 import { streamFailed, throwStreamFailure } from './streams.js';
-import { chunkColumns, chunkRows, instantOf, valueReader } from './values.js';
+import {
+  chunkColumns,
+  chunkRows,
+  instantOf,
+  knownTypes,
+  valueReader,
+  type KnownTypes,
+  type ValueReader,
+} from './values.js';
 
 export interface DuckDBStoreOptions extends StoreOptions {
   /** Database file; created with its directory when missing. ':memory:' for a throwaway store. */
@@ -56,6 +64,9 @@ const SOLE_PROCESS: IngestLease = {
   holder: async () => null,
   release: async () => undefined,
 };
+
+/** Texts the reader of statements read whole holds at most before a new one replaces it. */
+const MOST_KEPT_TEXTS = 4096;
 
 /** Read connections kept open between statements at most. */
 const MAX_IDLE_READERS = 8;
@@ -351,13 +362,25 @@ export class DuckDBStore implements Store {
   // chunk. Kept for a whole statement, they lived through several young collections and moved
   // to the old generation: about 4 MB per `/all` of 4 M observations, left for a full collection.
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
-    for await (const chunk of this.chunks(sql)) yield chunkRows(chunk, valueReader());
+    for await (const { chunk } of this.chunks(sql)) yield chunkRows(chunk, valueReader());
   }
 
   async *streamColumns(sql: string): AsyncIterable<ColumnBatch> {
-    for await (const chunk of this.chunks(sql))
-      yield { rowCount: chunk.rowCount, columns: chunkColumns(chunk, valueReader()) };
+    for await (const { chunk, types } of this.chunks(sql))
+      yield { rowCount: chunk.rowCount, columns: chunkColumns(chunk, valueReader(), types) };
   }
+
+  /**
+   * The value reader of statements read whole, kept from one to the next: a one date's symbols,
+   * source keys and times are then mostly texts made before (a one date's rows took 16 µs to
+   * read so, 42 with a reader of their own). A new one replaces it once it holds many texts.
+   */
+  private wholeReader(): ValueReader {
+    const read = this.readerOfWholes;
+    if (read.dates.size + read.instants.size + read.shortTexts.size <= MOST_KEPT_TEXTS) return read;
+    return (this.readerOfWholes = valueReader());
+  }
+  private readerOfWholes = valueReader();
 
   async readColumns(sql: string): Promise<ColumnBatch[]> {
     const connection = await this.reader();
@@ -366,12 +389,13 @@ export class DuckDBStore implements Store {
       // Planned, run and materialised in one call to the engine (a prepared statement takes two,
       // about 0.1 ms more of a one-date answer's 2): its chunks are then read without a trip each.
       const result = await this.guarded(() => connection.run(sql));
-      const read = valueReader();
+      const read = this.wholeReader();
+      const types = knownTypes(result);
       const batches: ColumnBatch[] = [];
       for (let index = 0; index < result.chunkCount; index++) {
         const chunk = result.getChunk(index);
-        if (chunk.rowCount > 0)
-          batches.push({ rowCount: chunk.rowCount, columns: chunkColumns(chunk, read) });
+        const rowCount = chunk.rowCount;
+        if (rowCount > 0) batches.push({ rowCount, columns: chunkColumns(chunk, read, types) });
       }
       finished = true;
       return batches;
@@ -380,12 +404,13 @@ export class DuckDBStore implements Store {
     }
   }
 
-  private async *chunks(sql: string): AsyncIterable<DuckDBDataChunk> {
+  private async *chunks(sql: string): AsyncIterable<{ chunk: DuckDBDataChunk; types: KnownTypes }> {
     const connection = await this.reader();
     let finished = false;
     let next: Promise<DuckDBDataChunk | null> | undefined;
     try {
       const result = await this.guarded(() => connection.stream(sql));
+      const types = knownTypes(result);
       // Each next chunk is fetched while the one before is read.
       next = this.guarded(() => result.fetchChunk());
       for (;;) {
@@ -396,7 +421,7 @@ export class DuckDBStore implements Store {
           break;
         }
         next = this.guarded(() => result.fetchChunk());
-        yield chunk;
+        yield { chunk, types };
       }
       finished = true;
     } finally {

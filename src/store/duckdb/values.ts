@@ -1,4 +1,6 @@
 import {
+  DATE,
+  DOUBLE,
   DuckDBDateValue,
   DuckDBDateVector,
   DuckDBDecimalValue,
@@ -6,11 +8,17 @@ import {
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   DuckDBTimestampVector,
+  DuckDBTypeId,
   DuckDBVarCharVector,
+  DuckDBVector,
+  TIMESTAMP,
+  VARCHAR,
   type DuckDBDataChunk,
+  type DuckDBResult,
+  type DuckDBType,
   type DuckDBValue,
-  type DuckDBVector,
 } from '@duckdb/node-api';
+import bindings from '@duckdb/node-bindings';
 import { decimalResult } from '../../exact-decimal.js';
 import type { SqlValue } from '../store.js';
 
@@ -103,13 +111,46 @@ export function chunkRows(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[]
   return rows;
 }
 
-/** The columns of one chunk (see columnValues). */
-export function chunkColumns(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[][] {
+/** The types of a result's columns that chunkColumns reads without asking the engine. */
+export type KnownTypes = readonly (DuckDBType | undefined)[];
+
+const KNOWN_TYPES = new Map<DuckDBTypeId, DuckDBType>([
+  [DuckDBTypeId.DATE, DATE],
+  [DuckDBTypeId.VARCHAR, VARCHAR],
+  [DuckDBTypeId.DOUBLE, DOUBLE],
+  [DuckDBTypeId.TIMESTAMP, TIMESTAMP],
+]);
+
+/** The types of `result`'s columns that are plain dates, texts, doubles or timestamps. */
+export function knownTypes(result: DuckDBResult): KnownTypes {
+  const types: (DuckDBType | undefined)[] = [];
+  for (let column = 0; column < result.columnCount; column++)
+    types.push(KNOWN_TYPES.get(result.columnTypeId(column)));
+  return types;
+}
+
+/**
+ * The columns of one chunk (see columnValues). A column whose type is known (`types`, from the
+ * result) is read without the driver's description of the vector's type, which it builds anew
+ * for every column of every chunk: the six columns of a rate answer's chunk took 38 µs so and
+ * 10 µs with the types given.
+ */
+export function chunkColumns(
+  chunk: DuckDBDataChunk,
+  read: ValueReader,
+  types?: KnownTypes,
+): SqlValue[][] {
   // (The counts are read from the engine on every access.)
   const rowCount = chunk.rowCount;
+  const columnCount = chunk.columnCount;
   const columns: SqlValue[][] = [];
-  for (let column = 0; column < chunk.columnCount; column++) {
-    columns.push(columnValues(chunk.getColumnVector(column), read, rowCount));
+  for (let column = 0; column < columnCount; column++) {
+    const type = types?.[column];
+    const vector =
+      type === undefined
+        ? chunk.getColumnVector(column)
+        : DuckDBVector.create(bindings.data_chunk_get_vector(chunk.chunk, column), rowCount, type);
+    columns.push(columnValues(vector, read, rowCount));
   }
   return columns;
 }
