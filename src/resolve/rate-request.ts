@@ -121,12 +121,17 @@ export function planRateRequest(
   };
   // What runs is worked out on first use: an answer from the cache needs none of it.
   let windows: RateQuery[] | undefined;
+  // (One date is one window: its rows per day and the span held need not be counted.)
   const windowsOf = (): RateQuery[] =>
-    (windows ??= rangeWindows(
-      query,
-      rowsPerDay(catalog, params),
-      rowsPerWindow,
-      heldSpan(catalog, params.sources),
+    (windows ??= (
+      start === end
+        ? [query]
+        : rangeWindows(
+            query,
+            rowsPerDay(catalog, params),
+            rowsPerWindow,
+            heldSpan(catalog, params.sources),
+          )
     ).map((window) => contributing(window, catalog)));
   let statements: string[] | undefined;
   const statementsOf = (): string[] =>
