@@ -51,6 +51,8 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       : wanted.length > 0
         ? dialect.oneOf(column, stringList(wanted))
         : 'FALSE';
+  // With every symbol wanted, TRUE: DuckDB computed the ECB history's one-year statement 4% faster
+  // with this term than without it (a one date 1% slower).
   const legSymbolFilter =
     wanted === undefined ? 'TRUE' : dialect.oneOf('o.symbol', stringList([...wanted, base]));
   const extreme = query.selection === 'earliest' ? 'min' : 'max';
