@@ -115,8 +115,8 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const observed = oneDay && crossed.length === 0 && direct.length > 0;
   // One date with every source quoted in the base reads the observations, whose rows have a
   // source key; the other statements' rows carry their source's priority from the legs on.
-  const priority = observed ? sourcePriority(query) : carriedPriority(query);
-  const legPriority = legPriorityOf(query);
+  const keyed = keyedPriority(query);
+  const priority = observed ? keyed : carriedPriority(query);
   const sourceKey = (column: string): string => sourceKeyOf(query, dialect, column);
   // One date with every candidate shown (no more sources than shown per symbol).
   const everyCandidateShown = oneDay && !ranks(query) && query.aggregation === 'day';
@@ -125,7 +125,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   const crossedInStep =
     everyCandidateShown && !observed && sources.length === 1 ? crossedPairs : undefined;
   const ctes = [
-    ...((observed ? priority.joinsSrc : legPriority.joinsSrc)
+    ...(keyed.joinsSrc
       ? [
           `src(key, priority) AS (VALUES ${sources
             .map((s, priority) => `(${stringLiteral(s.key)}, ${priority})`)
@@ -140,7 +140,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
             ? reachedLegs(
                 dialect,
                 extreme,
-                legPriority,
+                keyed,
                 (keys, from, to) => `${scanOf(from, to, keys)}\n      AND ${legSymbolFilter}`,
                 { from: windowStart, start: startTime, dayAfterEnd, oneDay },
                 {
@@ -156,7 +156,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       sources,
       dialect,
       extreme,
-      legPriority,
+      keyed,
       (keys) => `${scanOf(windowStart, dayAfterEnd, keys)}\n      AND ${legSymbolFilter}`,
     )}
   )`,
@@ -269,22 +269,27 @@ function legsOf(
   sources: readonly SourceRef[],
   dialect: SqlDialect,
   extreme: 'min' | 'max',
-  priority: LegPriority,
+  priority: SourcePriority,
   scan: (keys: string) => string,
 ): string {
+  const observations = { from: priority.from('observations', 'o'), priority: priority.of('o') };
   const keysOf = (some: readonly SourceRef[]): string => stringList(some.map((s) => s.key));
   const once = sources.filter((source) => source.oneObservationPerDay);
   const more = sources.filter((source) => !source.oneObservationPerDay);
   const legs: string[] = [];
   if (once.length > 0) {
-    legs.push(`SELECT ${priority.expression} AS priority, o.symbol, CAST(o.observation_time AS DATE) AS day, o.rate, o.observation_time
-    FROM observations AS o${priority.join}
+    legs.push(`SELECT ${observations.priority} AS priority, o.symbol, CAST(o.observation_time AS DATE) AS day, o.rate, o.observation_time
+    FROM ${observations.from}
     WHERE ${scan(keysOf(once))}`);
   }
   // With no source at all, the step per day over none (NULL matches no key).
   if (more.length > 0 || once.length === 0)
     legs.push(
-      dialect.extremeOfEachDay(extreme, scan(more.length > 0 ? keysOf(more) : 'NULL'), priority),
+      dialect.extremeOfEachDay(
+        extreme,
+        scan(more.length > 0 ? keysOf(more) : 'NULL'),
+        observations,
+      ),
     );
   return legs.join('\n    UNION ALL\n    ');
 }
@@ -303,12 +308,13 @@ function legsOf(
 function reachedLegs(
   dialect: SqlDialect,
   extreme: 'min' | 'max',
-  priority: LegPriority,
+  priority: SourcePriority,
   scan: (keys: string, from: string, to: string) => string,
   bounds: { from: string; start: string; dayAfterEnd: string; oneDay: boolean },
   keys: { all: string; direct: string | undefined; crossed: string | undefined },
   base: string,
 ): string[] {
+  const observations = { from: priority.from('observations', 'o'), priority: priority.of('o') };
   const day = 'CAST(o.observation_time AS DATE)';
   const before = (sourceKeys: string): string =>
     scan(sourceKeys, bounds.from, bounds.oneDay ? bounds.dayAfterEnd : bounds.start);
@@ -337,7 +343,7 @@ function reachedLegs(
     extreme,
     `${before(keys.all)}
       AND ${day} IN (SELECT day FROM reach)`,
-    priority,
+    observations,
   );
   return [
     `reach AS (
@@ -347,7 +353,7 @@ function reachedLegs(
     ${
       bounds.oneDay
         ? reached
-        : `SELECT * FROM (${dialect.extremeOfEachDay(extreme, scan(keys.all, bounds.start, bounds.dayAfterEnd), priority)}) AS since_start
+        : `SELECT * FROM (${dialect.extremeOfEachDay(extreme, scan(keys.all, bounds.start, bounds.dayAfterEnd), observations)}) AS since_start
     UNION ALL
     SELECT * FROM (${reached}) AS reached`
     }
@@ -557,32 +563,6 @@ function prioritiesOf(query: RateQuery, some: readonly SourceRef[]): string {
   return some.map((source) => query.sources.indexOf(source)).join(', ');
 }
 
-/**
- * How the legs compute their source's priority from the key of `observations AS o`: 0 for one
- * source, a CASE where inlinePriority says so, else from the `src` table joined.
- */
-interface LegPriority {
-  expression: string;
-  join: string;
-  joinsSrc: boolean;
-}
-
-function legPriorityOf(query: RateQuery): LegPriority {
-  if (!prioritized(query)) return { expression: '0', join: '', joinsSrc: false };
-  if (inlinePriority(query)) {
-    return {
-      expression: caseOfSource('o.source', query.sources, (_, index) => String(index)),
-      join: '',
-      joinsSrc: false,
-    };
-  }
-  return {
-    expression: 'src.priority',
-    join: '\n    JOIN src ON src.key = o.source',
-    joinsSrc: true,
-  };
-}
-
 /** The priority of rows that carry it from the legs ('0' with one source). */
 function carriedPriority(query: RateQuery): SourcePriority {
   return {
@@ -630,9 +610,9 @@ function prioritized(query: RateQuery): boolean {
 const MOST_SOURCES_INLINE = 20;
 
 /**
- * How the step that ranks a statement's candidates reads each row's source priority:
- * `from(table, alias)` is its FROM over `table`, `of(alias)` the priority of a row of it ('0'
- * with one source). `joinsSrc`: the statement needs the `src` table of the keys and priorities.
+ * How a step reads each row's source priority: `from(table, alias)` is its FROM over `table`,
+ * `of(alias)` the priority of a row of it ('0' with one source). `joinsSrc`: the statement needs
+ * the `src` table of the keys and priorities.
  */
 interface SourcePriority {
   joinsSrc: boolean;
@@ -640,27 +620,25 @@ interface SourcePriority {
   of(alias: string): string;
 }
 
-function sourcePriority(query: RateQuery): SourcePriority {
+/**
+ * The priority of rows that have their source's key (the observations): a CASE over the key up
+ * to MOST_SOURCES_INLINE sources, past it from the `src` table joined.
+ */
+function keyedPriority(query: RateQuery): SourcePriority {
   if (!prioritized(query))
     return { joinsSrc: false, from: (table, alias) => `${table} AS ${alias}`, of: () => '0' };
-  if (!inlinePriority(query)) {
+  if (query.sources.length > MOST_SOURCES_INLINE) {
     return {
       joinsSrc: true,
       from: (table, alias) => `${table} AS ${alias}\n    JOIN src ON src.key = ${alias}.source`,
       of: () => 'src.priority',
     };
   }
-  const priorities = caseOfSource('source', query.sources, (_, index) => String(index));
   return {
     joinsSrc: false,
-    from: (table, alias) => `(SELECT *, ${priorities} AS priority FROM ${table}) AS ${alias}`,
-    of: (alias) => `${alias}.priority`,
+    from: (table, alias) => `${table} AS ${alias}`,
+    of: (alias) => caseOfSource(`${alias}.source`, query.sources, (_, index) => String(index)),
   };
-}
-
-/** Whether a statement computes its rows' priorities with a CASE (see MOST_SOURCES_INLINE). */
-function inlinePriority(query: RateQuery): boolean {
-  return query.sources.length <= MOST_SOURCES_INLINE;
 }
 
 /** Whether some symbol can have more candidates than `max_sources_per_symbol` shows. */

@@ -17,13 +17,14 @@ export interface SqlDialect {
   /**
    * A SELECT of each source's first (`min`) or last (`max`) observation of each symbol per UTC
    * day, among the rows of `observations AS o` that meet `where`: the columns priority (the
-   * source's, `priority.expression` over `o` and what `priority.join` joins to it), symbol, day
-   * (a DATE), rate and observation_time. (source, symbol, observation_time) is unique.
+   * source's), symbol, day (a DATE), rate and observation_time. `observations.from` is the FROM
+   * clause over `observations AS o` (with what it joins), `observations.priority` the priority
+   * of its rows. (source, symbol, observation_time) is unique.
    */
   extremeOfEachDay(
     extreme: 'min' | 'max',
     where: string,
-    priority: { expression: string; join: string },
+    observations: { from: string; priority: string },
   ): string;
   /**
    * An aggregate over rows of `observations AS o`: `value` on the row of the group's latest UTC

@@ -72,11 +72,11 @@ const duckdbBase: Omit<SqlDialect, 'dayBeforeNextOfSeries'> = {
   valueAtExtreme: (extreme, value, order) => argExtreme(extreme, value, order),
   // One hash aggregate: arg_min and arg_max carry the rate of the group's first or last time.
   // Grouped by the priority, which stands for the source within the statement.
-  extremeOfEachDay(extreme, where, priority) {
-    return `SELECT ${priority.expression} AS priority, o.symbol, CAST(o.observation_time AS DATE) AS day,
+  extremeOfEachDay(extreme, where, observations) {
+    return `SELECT ${observations.priority} AS priority, o.symbol, CAST(o.observation_time AS DATE) AS day,
       ${argExtreme(extreme, 'o.rate', 'o.observation_time')} AS rate,
       ${extreme}(o.observation_time) AS observation_time
-    FROM observations AS o${priority.join}
+    FROM ${observations.from}
     WHERE ${where}
     GROUP BY ALL`;
   },
