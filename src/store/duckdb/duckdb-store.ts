@@ -127,6 +127,8 @@ export class DuckDBStore implements Store {
   private readonly sharedDaySources = new Set<string>();
   private sharedDaysAdded = 0;
   private readonly catalogSharedDaysAdded = new WeakMap<Catalog, number>();
+  /** The value reader of statements read whole (see wholeReader). */
+  private wholeReads = valueReader();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -362,7 +364,8 @@ export class DuckDBStore implements Store {
   // chunk. Kept for a whole statement, they lived through several young collections and moved
   // to the old generation: about 4 MB per `/all` of 4 M observations, left for a full collection.
   async *streamRows(sql: string): AsyncIterable<SqlValue[][]> {
-    for await (const { chunk } of this.chunks(sql)) yield chunkRows(chunk, valueReader());
+    for await (const { chunk, types } of this.chunks(sql))
+      yield chunkRows(chunk, valueReader(), types);
   }
 
   async *streamColumns(sql: string): AsyncIterable<ColumnBatch> {
@@ -376,11 +379,10 @@ export class DuckDBStore implements Store {
    * read so, 42 with a reader of their own). A new one replaces it once it holds many texts.
    */
   private wholeReader(): ValueReader {
-    const read = this.readerOfWholes;
+    const read = this.wholeReads;
     if (read.dates.size + read.instants.size + read.shortTexts.size <= MOST_KEPT_TEXTS) return read;
-    return (this.readerOfWholes = valueReader());
+    return (this.wholeReads = valueReader());
   }
-  private readerOfWholes = valueReader();
 
   async readColumns(sql: string): Promise<ColumnBatch[]> {
     const connection = await this.reader();

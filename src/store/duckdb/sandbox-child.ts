@@ -14,7 +14,7 @@ import type { SqlValue } from '../store.js';
 import { assertColumnNamesFit } from '../sql-guard.js';
 import { REFUSED_TYPES, disallowedReferences } from './sql-allow-list.js';
 import { streamFailed, throwStreamFailure } from './streams.js';
-import { chunkRows, valueReader } from './values.js';
+import { chunkRows, knownTypes, valueReader } from './values.js';
 
 export interface ChildSettings {
   /** DuckDB memory limit inside the sandbox, e.g. '256MB'. */
@@ -162,6 +162,7 @@ async function run(
     const statement = await boundedStatement(connection, request, types);
     const result = await (statement ? connection.stream(statement) : prepared.stream());
     const read = valueReader();
+    const known = knownTypes(result);
     let rows: SqlValue[][] = [];
     let count = 0;
     let bytes = namesBytes;
@@ -175,7 +176,7 @@ async function run(
         }
         break;
       }
-      for (const row of chunkRows(chunk, read)) {
+      for (const row of chunkRows(chunk, read, known)) {
         for (const column of floats) row[column] = shortestFloat(row[column]!);
         if (count === request.maxRows) {
           cut = 'rows';

@@ -103,8 +103,12 @@ function plainValue(value: DuckDBValue): SqlValue {
 }
 
 /** The rows of one chunk (read column by column, see chunkColumns). */
-export function chunkRows(chunk: DuckDBDataChunk, read: ValueReader): SqlValue[][] {
-  const columns = chunkColumns(chunk, read);
+export function chunkRows(
+  chunk: DuckDBDataChunk,
+  read: ValueReader,
+  types?: KnownTypes,
+): SqlValue[][] {
+  const columns = chunkColumns(chunk, read, types);
   const rowCount = columns[0]?.length ?? 0;
   const rows: SqlValue[][] = new Array(rowCount);
   for (let row = 0; row < rowCount; row++) rows[row] = columns.map((values) => values[row]!);
