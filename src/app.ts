@@ -64,6 +64,11 @@ export interface AppOptions {
   nextAttempt?: (source: string) => Date | null;
   /** About how many rows one window of a long range returns; the default suits every range. */
   rowsPerWindow?: number;
+  /**
+   * Pairs from which a range's statement sorts only the series that miss a day (the default
+   * suits every range; 0 takes that form for every range over every symbol).
+   */
+  manyPairsFrom?: number;
   /** How long a range's statement waits for the engine's memory before 503, in ms (30 s). */
   memoryWaitMs?: number;
 }
@@ -97,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     query: { ...DEFAULT_QUERY_LIMITS, ...options.query },
     answers,
     rowsPerWindow: options.rowsPerWindow,
+    manyPairsFrom: options.manyPairsFrom,
     memoryWaitMs: options.memoryWaitMs,
     ingest: {
       env: options.ingestEnv ?? process.env,

@@ -169,11 +169,17 @@ forEachEngine((engine) => {
         const random = prng(SEED + dataset);
         const data = generateData(random);
         const today = addDays(FIRST_DAY, DAYS - 2);
+        const manyPairsFrom = [undefined, 0, undefined, 0][dataset];
         let service: TestService;
         before(async () => {
-          // Datasets 2 and 3 answer ranges in windows of a day or a few days.
+          // Datasets 2 and 3 answer ranges in windows of a day or a few days; datasets 1 and 3
+          // take the spans of long ranges for every range over every symbol (rate-request.ts,
+          // manyPairs): only the series that miss a day are sorted.
           const rowsPerWindow = [undefined, undefined, 1, 20][dataset];
-          service = await startService({ today: () => today, rowsPerWindow }, { engine });
+          service = await startService(
+            { today: () => today, rowsPerWindow, manyPairsFrom },
+            { engine },
+          );
           await service.store.writeObservations(
             data.map((o) => ({
               source: o.source,
@@ -222,6 +228,15 @@ forEachEngine((engine) => {
               assert.deepEqual(body.rates, shapeRow(expected, r.request.max), context);
             }
             if (index % 6 === 0) await assertShownQueryRoundTrips(service, r.url, context);
+            if (
+              manyPairsFrom === 0 &&
+              r.kind === 'range' &&
+              r.start !== r.end &&
+              !r.url.includes('symbols=')
+            ) {
+              const shown = await getJson(service.app, `${r.url}&show_query=true`);
+              assert.match(shown.body.query, /\bseries AS \(/, `${context} (spans of long ranges)`);
+            }
           }
         });
       });

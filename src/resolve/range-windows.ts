@@ -28,7 +28,7 @@ export function rangeWindows(
   held?: { first: string; last: string } | null,
 ): RateQuery[] {
   if (held === null) return [query];
-  const days = Math.max(1, Math.floor(rowsPerWindow / Math.max(1, rowsPerDay)));
+  const days = daysPerWindow(rowsPerDay, rowsPerWindow);
   const { first, last } = heldPart(query.start, query.end, held);
   if (first > last || days > daysBetween(first, last)) return [query];
   const windows: RateQuery[] = [];
@@ -46,6 +46,11 @@ export function rangeWindows(
     windows.push({ ...query, start, end, startIsKey: false });
     end = newest = addDays(start, -1);
   }
+}
+
+/** How many days a window holds at most, with `rowsPerDay` rows a day (see rangeWindows). */
+export function daysPerWindow(rowsPerDay: number, rowsPerWindow = ROWS_PER_WINDOW): number {
+  return Math.max(1, Math.floor(rowsPerWindow / Math.max(1, rowsPerDay)));
 }
 
 /**

@@ -39,6 +39,12 @@ export interface RateQuery {
    * when a requested source observed on it, as in the whole range.
    */
   startIsKey: boolean;
+  /**
+   * The statement pairs many rows (a long range's, about three years of every symbol or more):
+   * its spans sort only the series that miss a day (see spansOfSeriesEnds in rates-sql.ts).
+   * Absent: false.
+   */
+  manyPairs?: boolean;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { RateHead, RateWriterOptions } from '../format/rate-writers.js';
 import type { SqlDialect } from '../store/store.js';
 import type { RateQuery } from './rate-query.js';
 import { buildRatesSql } from './rates-sql.js';
-import { heldPart, rangeWindows } from './range-windows.js';
+import { daysPerWindow, heldPart, rangeWindows } from './range-windows.js';
 import { problemsText } from '../params/problems.js';
 
 /** What the path of a rate request named: the endpoint and its raw date segments. */
@@ -65,6 +65,13 @@ export interface RatePlan {
 export const WHOLE_ANSWER_ROWS = 20_000;
 
 /**
+ * Pairs (one source's figure of one symbol on one day) from which a statement's spans sort only
+ * the series that miss a day (RateQuery.manyPairs): about three years of every symbol. Below
+ * it, the steps that spare the sort cost more than the sort (see spansOfSeriesEnds).
+ */
+const MANY_PAIRS = 45_000;
+
+/**
  * Turns a rate request into the one SQL statement that answers it and the head of the response
  * (CONTRACT §3-§4). Dates are checked first: a segment shaped YYYY-MM-DD that is no calendar
  * date is a 400, any other segment that is neither a date nor `*` a 404 (CONTRACT §8).
@@ -76,6 +83,7 @@ export function planRateRequest(
   dialect: SqlDialect,
   today: string,
   rowsPerWindow?: number,
+  manyPairsFrom = MANY_PAIRS,
 ): RatePlan {
   const segments =
     path.endpoint === 'date'
@@ -120,6 +128,11 @@ export function planRateRequest(
     startIsKey: true,
   };
   // What runs is worked out on first use: an answer from the cache needs none of it.
+  let planned: RateQuery | undefined;
+  const plannedQuery = (): RateQuery =>
+    (planned ??= manyPairs(query, catalog, params, rowsPerWindow, manyPairsFrom)
+      ? { ...query, manyPairs: true }
+      : query);
   let windows: RateQuery[] | undefined;
   // (One date is one window: its rows per day and the span held need not be counted.)
   const windowsOf = (): RateQuery[] =>
@@ -127,7 +140,7 @@ export function planRateRequest(
       start === end
         ? [query]
         : rangeWindows(
-            query,
+            plannedQuery(),
             rowsPerDay(catalog, params),
             rowsPerWindow,
             heldSpan(catalog, params.sources),
@@ -144,7 +157,7 @@ export function planRateRequest(
       windowsOf().length === 1
         ? statementsOf()[0]!
         : `/* run as ${windowsOf().length} statements, newest dates first: this one over the dates of each window in turn, a window's first day a key only when a source observed on it */\n` +
-          buildRatesSql(contributing(query, catalog), dialect));
+          buildRatesSql(contributing(plannedQuery(), catalog), dialect));
   const ranged = path.endpoint === 'range' || path.endpoint === 'all';
   const mostRows = (): number => {
     if (!ranged) return rowsPerDay(catalog, params);
@@ -204,6 +217,36 @@ function contributing(query: RateQuery, catalog: Catalog): RateQuery {
     return held?.firstDate != null && held.firstDate <= query.end && held.lastDate! >= from;
   });
   return sources.length === query.sources.length ? query : { ...query, sources };
+}
+
+/**
+ * Whether a statement of a range over every symbol may pair `from` rows or more, as estimated
+ * from the catalog: the calendar days the requested sources hold within the range, or within
+ * one window of it when it has several, times the symbols each source holds (and its relative
+ * currency's row). Every window of a range takes the same form, as the statement shown for them.
+ */
+function manyPairs(
+  query: RateQuery,
+  catalog: Catalog,
+  params: RateParams,
+  rowsPerWindow: number | undefined,
+  from: number,
+): boolean {
+  if (query.start === query.end || params.symbols !== null) return false;
+  const held = heldSpan(catalog, params.sources);
+  if (!held) return false;
+  const { first, last } = heldPart(query.start, query.end, held);
+  if (first > last) return false;
+  let perDay = 0;
+  for (const key of params.sources) {
+    const holdings = catalog.get(key);
+    if (holdings && holdings.observations > 0) perDay += holdings.symbols.length + 1;
+  }
+  const days = Math.min(
+    daysBetween(first, last) + 1,
+    daysPerWindow(rowsPerDay(catalog, params), rowsPerWindow),
+  );
+  return days * perDay >= from;
 }
 
 /**

@@ -109,7 +109,15 @@ async function sendRates(
   const catalog = await store.catalog();
   let rowsPerWindow = context.rowsPerWindow;
   const planOf = (on: Catalog = catalog): RatePlan =>
-    planRateRequest(path, queryString, on, store.dialect, today, rowsPerWindow);
+    planRateRequest(
+      path,
+      queryString,
+      on,
+      store.dialect,
+      today,
+      rowsPerWindow,
+      context.manyPairsFrom,
+    );
   let plan = planOf();
   const { format } = plan.params;
   const { cacheKey } = plan;

@@ -12,8 +12,11 @@ export type PeriodUnit =
 export interface SqlDialect {
   /** The first day of the `unit` period containing the DATE expression `date`, as a DATE. */
   periodStart(unit: PeriodUnit, date: string): string;
-  /** The value of `value` on the row with the smallest (`min`) or largest (`max`) `order`, per group. */
-  valueAtExtreme(extreme: 'min' | 'max', value: string, order: string): string;
+  /**
+   * The value of `value` on the row with the smallest (`min`) or largest (`max`) `order`, per
+   * group, among the rows that meet `where` (all without it; NULL when none does).
+   */
+  valueAtExtreme(extreme: 'min' | 'max', value: string, order: string, where?: string): string;
   /**
    * A SELECT of each source's first (`min`) or last (`max`) observation of each symbol per UTC
    * day, among the rows of `observations AS o` that meet `where`: the columns priority (the

@@ -69,7 +69,8 @@ const duckdbBase: Omit<SqlDialect, 'dayBeforeNextOfSeries'> = {
   // DuckDB starts decades, centuries and millennia in years divisible by 10, 100 and 1000,
   // and ISO weeks on Monday: exactly CONTRACT §4.
   periodStart: (unit, date) => `CAST(date_trunc('${unit}', ${date}) AS DATE)`,
-  valueAtExtreme: (extreme, value, order) => argExtreme(extreme, value, order),
+  valueAtExtreme: (extreme, value, order, where) =>
+    `${argExtreme(extreme, value, order)}${where === undefined ? '' : ` FILTER (WHERE ${where})`}`,
   // One hash aggregate: arg_min and arg_max carry the rate of the group's first or last time.
   // Grouped by the priority, which stands for the source within the statement.
   extremeOfEachDay(extreme, where, observations) {

@@ -13,8 +13,8 @@ export const postgresDialect: SqlDialect = {
     const year = `CAST(floor(extract(year FROM ${date}) / ${years}) * ${years} AS INTEGER)`;
     return `make_date(CASE WHEN ${year} = 0 THEN -1 ELSE ${year} END, 1, 1)`;
   },
-  valueAtExtreme: (extreme, value, order) =>
-    `(array_agg(${value} ORDER BY ${order} ${extreme === 'min' ? 'ASC' : 'DESC'}))[1]`,
+  valueAtExtreme: (extreme, value, order, where) =>
+    `(array_agg(${value} ORDER BY ${order} ${extreme === 'min' ? 'ASC' : 'DESC'})${where === undefined ? '' : ` FILTER (WHERE ${where})`})[1]`,
   // The scan comes in time order (the index on observation_time), so a sort that starts with
   // the day has little to do, and DISTINCT ON keeps each group's first row in that order: its
   // earliest time, or with DESC its latest. (source, symbol, time) is unique. Grouping with an
