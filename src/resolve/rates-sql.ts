@@ -30,7 +30,8 @@ export const LONG_LOOK_BACK_DAYS = 1000;
  *   range, spans let a pair stand for the days from its own up to `up_to_days_before` later,
  *   or until the source's next pair of that symbol, whichever is first; covered lists those
  *   days that are keys (the start date, then every later day on which a requested source
- *   observed): a pair's own day always is one, the days after it are kept when they are;
+ *   observed): a pair's own day always is one, the days after it are kept when they are (a
+ *   statement that pairs many rows sorts only the series that miss such a day: spansOfSeriesEnds);
  * - ranked: per key and symbol, the first `max_sources_per_symbol` sources in priority order
  *   (when that is one, each group's first row in the dialect's fastest form).
  * One date whose sources are all quoted in the base currency has no pairs to make: ranked reads
