@@ -511,7 +511,7 @@ function latestPairsOfEachKey(
  * Most series (a source's pairs of one symbol) have a pair on every day a requested source
  * observed on, from their first pair to their last: such a series' pairs cover no key but their
  * own, except its last pair (the keys after it, up to `up_to_days_before` later) and its newest
- * pair before the start date (the start, when no source observed on it). Those two come from one
+ * pair before the start date (the start, when it is a key and no source observed on it). Those two come from one
  * aggregate per series, whose count of pairs tells whether the series is one of them; only the
  * others' pairs are sorted, as every pair is otherwise. The days on which a requested source
  * observed are listed once, numbered, for that count and as the keys.
@@ -535,6 +535,9 @@ function spansOfSeriesEnds(
   const newestBefore = (value: string): string =>
     dialect.valueAtExtreme('max', value, 'day', before);
   const seriesList = series.length === 1 ? series[0]! : `(${series.join(', ')})`;
+  // A later window's start is a key only when a source observed on it: the newest pair before
+  // it then covers no key (0.83-0.86 of the time of a window of six years without its columns).
+  const startCovered = query.startIsKey;
   return [
     `days AS (
     SELECT day, row_number() OVER w AS number, lead(day) OVER w AS next_day
@@ -542,20 +545,28 @@ function spansOfSeriesEnds(
     WINDOW w AS (ORDER BY day)
   )`,
     `series AS (
-    SELECT ends.*, ends.pairs = l.number - f.number + 1 AS regular, b.next_day AS next_after_before
+    SELECT ends.*, ends.pairs = l.number - f.number + 1 AS regular${startCovered ? ', b.next_day AS next_after_before' : ''}
     FROM (
       SELECT priority, symbol, count(*) AS pairs, min(day) AS first_day, max(day) AS last_day,
         ${last('symbol_rate')} AS last_symbol_rate, ${last('base_rate')} AS last_base_rate,
-        ${last('observation_time')} AS last_observation_time,
+        ${last('observation_time')} AS last_observation_time${
+          startCovered
+            ? `,
         max(CASE WHEN ${before} THEN day END) AS before_day,
         ${newestBefore('symbol_rate')} AS before_symbol_rate, ${newestBefore('base_rate')} AS before_base_rate,
-        ${newestBefore('observation_time')} AS before_observation_time
+        ${newestBefore('observation_time')} AS before_observation_time`
+            : ''
+        }
       FROM pairs
       GROUP BY priority, symbol
     ) AS ends
     JOIN days AS f ON f.day = ends.first_day
-    JOIN days AS l ON l.day = ends.last_day
-    LEFT JOIN days AS b ON b.day = ends.before_day
+    JOIN days AS l ON l.day = ends.last_day${
+      startCovered
+        ? `
+    LEFT JOIN days AS b ON b.day = ends.before_day`
+        : ''
+    }
   )`,
     `spans AS (
     ${sortedSpans(`
@@ -564,12 +575,16 @@ function spansOfSeriesEnds(
     SELECT priority, symbol, last_day AS day, last_symbol_rate, last_base_rate, last_observation_time,
       least(last_day + ${window}, ${end})
     FROM series
-    WHERE regular
+    WHERE regular${
+      startCovered
+        ? `
     UNION ALL
     SELECT priority, symbol, before_day AS day, before_symbol_rate, before_base_rate, before_observation_time,
       least(before_day + ${window}, ${end}, next_after_before - 1)
     FROM series
-    WHERE regular AND before_day < last_day
+    WHERE regular AND before_day < last_day`
+        : ''
+    }
   )`,
     `keys AS (${
       query.startIsKey
