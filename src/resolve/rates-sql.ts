@@ -509,12 +509,12 @@ function latestPairsOfEachKey(
 /**
  * spans and keys of a statement that pairs many rows (RateQuery.manyPairs), every symbol wanted.
  * Most series (a source's pairs of one symbol) have a pair on every day a requested source
- * observed on, from their first pair to their last: such a series' pairs cover no key but their
- * own, except its last pair (the keys after it, up to `up_to_days_before` later) and its newest
- * pair before the start date (the start, when it is a key and no source observed on it). Those two come from one
- * aggregate per series, whose count of pairs tells whether the series is one of them; only the
- * others' pairs are sorted, as every pair is otherwise. The days on which a requested source
- * observed are listed once, numbered, for that count and as the keys.
+ * observed on, from their first pair to the last such day: such a series' pairs cover no key but
+ * their own, except its newest pair before the start date (the start, when it is a key and no
+ * source observed on it). One aggregate per series gives that pair and, with its count of pairs,
+ * tells whether the series is one of them; only the others' pairs are sorted, as every pair is
+ * otherwise. The days on which a requested source observed are listed once, numbered, for that
+ * count and as the keys.
  *
  * DuckDB computed a window of 60,000 rows (eight years of the ECB history, in USD) in 0.59-0.77
  * of the time so, six years of the 1 M set over four sources in 0.80, four years 0.89-0.92; two
@@ -529,9 +529,7 @@ function spansOfSeriesEnds(
 ): string[] {
   const window = integerLiteral(query.upToDaysBefore);
   const start = dateLiteral(query.start);
-  const end = dateLiteral(query.end);
   const before = `day < ${start}`;
-  const last = (value: string): string => dialect.valueAtExtreme('max', value, 'day');
   const newestBefore = (value: string): string =>
     dialect.valueAtExtreme('max', value, 'day', before);
   const seriesList = series.length === 1 ? series[0]! : `(${series.join(', ')})`;
@@ -544,19 +542,19 @@ function spansOfSeriesEnds(
     FROM (SELECT DISTINCT day FROM legs) AS observed
     WINDOW w AS (ORDER BY day)
   )`,
+    // Regular: a pair on every day from the series' first to the last day of all (whose next
+    // day is none); the last pair then covers no key after its own day.
     `series AS (
-    SELECT ends.*, ends.pairs = l.number - f.number + 1 AS regular${startCovered ? ', b.next_day AS next_after_before' : ''}
+    SELECT ends.*, ends.pairs = l.number - f.number + 1 AND l.next_day IS NULL AS regular${startCovered ? ', b.next_day AS next_after_before' : ''}
     FROM (
-      SELECT priority, symbol, count(*) AS pairs, min(day) AS first_day, max(day) AS last_day,
-        ${last('symbol_rate')} AS last_symbol_rate, ${last('base_rate')} AS last_base_rate,
-        ${last('observation_time')} AS last_observation_time${
-          startCovered
-            ? `,
+      SELECT priority, symbol, count(*) AS pairs, min(day) AS first_day, max(day) AS last_day${
+        startCovered
+          ? `,
         max(CASE WHEN ${before} THEN day END) AS before_day,
         ${newestBefore('symbol_rate')} AS before_symbol_rate, ${newestBefore('base_rate')} AS before_base_rate,
         ${newestBefore('observation_time')} AS before_observation_time`
-            : ''
-        }
+          : ''
+      }
       FROM pairs
       GROUP BY priority, symbol
     ) AS ends
@@ -570,19 +568,14 @@ function spansOfSeriesEnds(
   )`,
     `spans AS (
     ${sortedSpans(`
-    WHERE ${seriesList} IN (SELECT ${series.join(', ')} FROM series WHERE NOT regular)`)}
-    UNION ALL
-    SELECT priority, symbol, last_day AS day, last_symbol_rate, last_base_rate, last_observation_time,
-      least(last_day + ${window}, ${end})
-    FROM series
-    WHERE regular${
+    WHERE ${seriesList} IN (SELECT ${series.join(', ')} FROM series WHERE NOT regular)`)}${
       startCovered
         ? `
     UNION ALL
     SELECT priority, symbol, before_day AS day, before_symbol_rate, before_base_rate, before_observation_time,
-      least(before_day + ${window}, ${end}, next_after_before - 1)
+      least(before_day + ${window}, ${dateLiteral(query.end)}, next_after_before - 1)
     FROM series
-    WHERE regular AND before_day < last_day`
+    WHERE regular AND before_day IS NOT NULL`
         : ''
     }
   )`,
