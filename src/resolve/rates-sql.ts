@@ -516,10 +516,9 @@ function latestPairsOfEachKey(
  * otherwise. The days on which a requested source observed are listed once, numbered, for that
  * count and as the keys.
  *
- * DuckDB computed a window of 60,000 rows (eight years of the ECB history, in USD) in 0.59-0.77
- * of the time so, six years of the 1 M set over four sources in 0.80, four years 0.89-0.92; two
- * years took 1.05-1.15 times as long, one year 1.2-1.4 (the aggregate and its joins cost more
- * than the sort they spare). PostgreSQL: eight ECB years 0.92.
+ * On DuckDB, a statement over three years of the ECB history in USD took 0.85 of the time so,
+ * two years 1.05 and one year 1.30 times as long (the steps cost more than the sort they spare
+ * there): see MANY_PAIRS in rate-request.ts. Whole histories and their windows: see bench/.
  */
 function spansOfSeriesEnds(
   query: RateQuery,
