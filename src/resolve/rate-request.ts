@@ -104,6 +104,13 @@ export function planRateRequest(
     };
   });
 
+  // The span the requested sources hold and the rows of a day, counted once on first use.
+  let held: { first: string; last: string } | null | undefined;
+  const heldOf = (): { first: string; last: string } | null =>
+    held === undefined ? (held = heldSpan(catalog, params.sources)) : held;
+  let perDay: number | undefined;
+  const perDayOf = (): number => (perDay ??= rowsPerDay(catalog, params));
+
   let start: string;
   let end: string;
   if (path.endpoint === 'latest') start = end = today;
@@ -111,9 +118,16 @@ export function planRateRequest(
   else {
     const [startText, endText] = path.endpoint === 'all' ? ['*', '*'] : [path.start, path.end];
     end = endText === '*' ? today : endText;
-    start = startText === '*' ? (heldSpan(catalog, params.sources)?.first ?? end) : startText;
+    start = startText === '*' ? (heldOf()?.first ?? end) : startText;
     if (start > end) [start, end] = [end, start];
   }
+  /** The days from start to end that the requested sources hold. */
+  const heldDays = (): number => {
+    const span = heldOf();
+    if (span === null) return 0;
+    const { first, last } = heldPart(start, end, span);
+    return first > last ? 0 : daysBetween(first, last) + 1;
+  };
 
   const query: RateQuery = {
     start,
@@ -128,23 +142,22 @@ export function planRateRequest(
     startIsKey: true,
   };
   // What runs is worked out on first use: an answer from the cache needs none of it.
+  // A range over every symbol whose statements may pair manyPairsFrom rows or more, as
+  // estimated: the days held within the range, or within one window of it when it has several,
+  // times the pairs of a day. Every window takes the same form, as the statement shown for them.
   let planned: RateQuery | undefined;
-  const plannedQuery = (): RateQuery =>
-    (planned ??= manyPairs(query, catalog, params, rowsPerWindow, manyPairsFrom)
-      ? { ...query, manyPairs: true }
-      : query);
+  const plannedQuery = (): RateQuery => {
+    if (planned !== undefined) return planned;
+    const days = Math.min(heldDays(), daysPerWindow(perDayOf(), rowsPerWindow));
+    const many =
+      params.symbols === null && days > 0 && days * pairsPerDay(catalog, params) >= manyPairsFrom;
+    return (planned = many ? { ...query, manyPairs: true } : query);
+  };
   let windows: RateQuery[] | undefined;
   // (One date is one window: its rows per day and the span held need not be counted.)
   const windowsOf = (): RateQuery[] =>
     (windows ??= (
-      start === end
-        ? [query]
-        : rangeWindows(
-            plannedQuery(),
-            rowsPerDay(catalog, params),
-            rowsPerWindow,
-            heldSpan(catalog, params.sources),
-          )
+      start === end ? [query] : rangeWindows(plannedQuery(), perDayOf(), rowsPerWindow, heldOf())
     ).map((window) => contributing(window, catalog)));
   let statements: string[] | undefined;
   const statementsOf = (): string[] =>
@@ -159,14 +172,7 @@ export function planRateRequest(
         : `/* run as ${windowsOf().length} statements, newest dates first: this one over the dates of each window in turn, a window's first day a key only when a source observed on it */\n` +
           buildRatesSql(contributing(plannedQuery(), catalog), dialect));
   const ranged = path.endpoint === 'range' || path.endpoint === 'all';
-  const mostRows = (): number => {
-    if (!ranged) return rowsPerDay(catalog, params);
-    const held = heldSpan(catalog, params.sources);
-    if (held === null) return 0;
-    const { first, last } = heldPart(start, end, held);
-    const days = first > last ? 0 : daysBetween(first, last) + 1;
-    return days * rowsPerDay(catalog, params);
-  };
+  const mostRows = (): number => (ranged ? heldDays() : 1) * perDayOf();
   const readWhole = (): boolean =>
     !ranged || (windowsOf().length === 1 && mostRows() <= WHOLE_ANSWER_ROWS);
   const head: RateHead = {
@@ -220,33 +226,16 @@ function contributing(query: RateQuery, catalog: Catalog): RateQuery {
 }
 
 /**
- * Whether a statement of a range over every symbol may pair `from` rows or more, as estimated
- * from the catalog: the calendar days the requested sources hold within the range, or within
- * one window of it when it has several, times the symbols each source holds (and its relative
- * currency's row). Every window of a range takes the same form, as the statement shown for them.
+ * The pairs a day of a statement over every symbol has at most: the symbols each requested
+ * source holds, and its relative currency's row.
  */
-function manyPairs(
-  query: RateQuery,
-  catalog: Catalog,
-  params: RateParams,
-  rowsPerWindow: number | undefined,
-  from: number,
-): boolean {
-  if (query.start === query.end || params.symbols !== null) return false;
-  const held = heldSpan(catalog, params.sources);
-  if (!held) return false;
-  const { first, last } = heldPart(query.start, query.end, held);
-  if (first > last) return false;
-  let perDay = 0;
+function pairsPerDay(catalog: Catalog, params: RateParams): number {
+  let pairs = 0;
   for (const key of params.sources) {
     const holdings = catalog.get(key);
-    if (holdings && holdings.observations > 0) perDay += holdings.symbols.length + 1;
+    if (holdings && holdings.observations > 0) pairs += holdings.symbols.length + 1;
   }
-  const days = Math.min(
-    daysBetween(first, last) + 1,
-    daysPerWindow(rowsPerDay(catalog, params), rowsPerWindow),
-  );
-  return days * perDay >= from;
+  return pairs;
 }
 
 /**

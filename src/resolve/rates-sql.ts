@@ -1,4 +1,4 @@
-import type { SqlDialect } from '../store/store.js';
+import type { ObservationRows, SqlDialect } from '../store/store.js';
 import type { RateQuery, SourceRef } from './rate-query.js';
 import { addDays, looksLikeIsoDate } from '../dates.js';
 import { dateLiteral, integerLiteral, stringList, stringLiteral } from './sql-literal.js';
@@ -118,6 +118,8 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
   // source key; the other statements' rows carry their source's priority from the legs on.
   const keyed = keyedPriority(query);
   const priority = observed ? keyed : carriedPriority(query);
+  // The legs' scans: each row with its source's priority.
+  const legObservations = { from: keyed.from('observations', 'o'), priority: keyed.of('o') };
   const sourceKey = (column: string): string => sourceKeyOf(query, dialect, column);
   // One date with every candidate shown (no more sources than shown per symbol).
   const everyCandidateShown = oneDay && !ranks(query) && query.aggregation === 'day';
@@ -141,7 +143,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
             ? reachedLegs(
                 dialect,
                 extreme,
-                keyed,
+                legObservations,
                 (keys, from, to) => `${scanOf(from, to, keys)}\n      AND ${legSymbolFilter}`,
                 { from: windowStart, start: startTime, dayAfterEnd, oneDay },
                 {
@@ -157,7 +159,7 @@ export function buildRatesSql(query: RateQuery, dialect: SqlDialect): string {
       sources,
       dialect,
       extreme,
-      keyed,
+      legObservations,
       (keys) => `${scanOf(windowStart, dayAfterEnd, keys)}\n      AND ${legSymbolFilter}`,
     )}
   )`,
@@ -270,10 +272,9 @@ function legsOf(
   sources: readonly SourceRef[],
   dialect: SqlDialect,
   extreme: 'min' | 'max',
-  priority: SourcePriority,
+  observations: ObservationRows,
   scan: (keys: string) => string,
 ): string {
-  const observations = { from: priority.from('observations', 'o'), priority: priority.of('o') };
   const keysOf = (some: readonly SourceRef[]): string => stringList(some.map((s) => s.key));
   const once = sources.filter((source) => source.oneObservationPerDay);
   const more = sources.filter((source) => !source.oneObservationPerDay);
@@ -309,13 +310,12 @@ function legsOf(
 function reachedLegs(
   dialect: SqlDialect,
   extreme: 'min' | 'max',
-  priority: SourcePriority,
+  observations: ObservationRows,
   scan: (keys: string, from: string, to: string) => string,
   bounds: { from: string; start: string; dayAfterEnd: string; oneDay: boolean },
   keys: { all: string; direct: string | undefined; crossed: string | undefined },
   base: string,
 ): string[] {
-  const observations = { from: priority.from('observations', 'o'), priority: priority.of('o') };
   const day = 'CAST(o.observation_time AS DATE)';
   const before = (sourceKeys: string): string =>
     scan(sourceKeys, bounds.from, bounds.oneDay ? bounds.dayAfterEnd : bounds.start);
@@ -480,28 +480,18 @@ function latestPairsOfEachKey(
     `spans AS (
     ${sortedSpans('')}
   )`,
-    // The start date and the later days are disjoint: UNION ALL, no step to remove duplicates
-    // (one hash aggregate less, about a tenth of a one-year statement on DuckDB).
-    `keys AS (${
-      query.startIsKey
-        ? `
-    SELECT ${dateLiteral(query.start)} AS day
-    UNION ALL`
-        : ''
-    }${
+    keysStep(
+      query,
       // With every symbol wanted, the legs hold every day a requested source observed on.
       query.symbols === null
-        ? `
-    SELECT DISTINCT day FROM legs
-    WHERE day ${query.startIsKey ? '>' : '>='} ${dateLiteral(query.start)}`
-        : `
-    SELECT DISTINCT CAST(o.observation_time AS DATE)${query.startIsKey ? '' : ' AS day'}
+        ? `SELECT DISTINCT day FROM legs
+    WHERE day ${laterThanStart(query)}`
+        : `SELECT DISTINCT CAST(o.observation_time AS DATE)${query.startIsKey ? '' : ' AS day'}
     FROM observations AS o
     WHERE ${dialect.oneOf('o.source', sourceKeys)}
       AND o.observation_time >= ${midnight(query.start, query.startIsKey ? 1 : 0)}
-      AND o.observation_time < ${midnight(query.end, 1)}`
-    }
-  )`,
+      AND o.observation_time < ${midnight(query.end, 1)}`,
+    ),
     ...coveredKeys(query, dialect, priority),
   ];
 }
@@ -578,17 +568,33 @@ function spansOfSeriesEnds(
         : ''
     }
   )`,
-    `keys AS (${
-      query.startIsKey
-        ? `
-    SELECT ${start} AS day
-    UNION ALL`
-        : ''
-    }
-    SELECT day FROM days
-    WHERE day ${query.startIsKey ? '>' : '>='} ${start}
-  )`,
+    keysStep(
+      query,
+      `SELECT day FROM days
+    WHERE day ${laterThanStart(query)}`,
+    ),
   ];
+}
+
+/**
+ * The keys: the start date when it is one (RateQuery.startIsKey), then `laterDays`, a SELECT of
+ * the later days on which a requested source observed. The two are disjoint: UNION ALL, no step
+ * to remove duplicates (one hash aggregate less, about a tenth of a one-year statement on DuckDB).
+ */
+function keysStep(query: RateQuery, laterDays: string): string {
+  const start = query.startIsKey
+    ? `
+    SELECT ${dateLiteral(query.start)} AS day
+    UNION ALL`
+    : '';
+  return `keys AS (${start}
+    ${laterDays}
+  )`;
+}
+
+/** The comparison that takes the days after the start, and the start when it is no key. */
+function laterThanStart(query: RateQuery): string {
+  return `${query.startIsKey ? '>' : '>='} ${dateLiteral(query.start)}`;
 }
 
 /**
@@ -729,8 +735,8 @@ interface SourcePriority {
  * to MOST_SOURCES_INLINE sources, past it from the `src` table joined.
  */
 function keyedPriority(query: RateQuery): SourcePriority {
-  if (!prioritized(query))
-    return { joinsSrc: false, from: (table, alias) => `${table} AS ${alias}`, of: () => '0' };
+  // One source: '0', as carried.
+  if (!prioritized(query)) return carriedPriority(query);
   if (query.sources.length > MOST_SOURCES_INLINE) {
     return {
       joinsSrc: true,

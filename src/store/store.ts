@@ -8,6 +8,15 @@
 export type PeriodUnit =
   'week' | 'month' | 'quarter' | 'year' | 'decade' | 'century' | 'millennium';
 
+/**
+ * The observations as a statement reads them: `from` is the FROM clause over `observations AS o`
+ * (with what it joins), `priority` the priority of a row of it (its source's place in the request).
+ */
+export interface ObservationRows {
+  from: string;
+  priority: string;
+}
+
 /** What differs between SQL engines in the rate query; each store driver supplies one. */
 export interface SqlDialect {
   /** The first day of the `unit` period containing the DATE expression `date`, as a DATE. */
@@ -19,16 +28,10 @@ export interface SqlDialect {
   valueAtExtreme(extreme: 'min' | 'max', value: string, order: string, where?: string): string;
   /**
    * A SELECT of each source's first (`min`) or last (`max`) observation of each symbol per UTC
-   * day, among the rows of `observations AS o` that meet `where`: the columns priority (the
-   * source's), symbol, day (a DATE), rate and observation_time. `observations.from` is the FROM
-   * clause over `observations AS o` (with what it joins), `observations.priority` the priority
-   * of its rows. (source, symbol, observation_time) is unique.
+   * day, among the `observations` that meet `where`: the columns priority (the source's), symbol,
+   * day (a DATE), rate and observation_time. (source, symbol, observation_time) is unique.
    */
-  extremeOfEachDay(
-    extreme: 'min' | 'max',
-    where: string,
-    observations: { from: string; priority: string },
-  ): string;
+  extremeOfEachDay(extreme: 'min' | 'max', where: string, observations: ObservationRows): string;
   /**
    * An aggregate over rows of `observations AS o`: `value` on the row of the group's latest UTC
    * day, and of that day's first (`min`) or last (`max`) observation_time.
