@@ -65,8 +65,9 @@ export interface AppOptions {
   /** About how many rows one window of a long range returns; the default suits every range. */
   rowsPerWindow?: number;
   /**
-   * Pairs from which a range's statement sorts only the series that miss a day (the default
-   * suits every range; 0 takes that form for every range over every symbol).
+   * Observations from which a range's statement sorts only the series that miss a day (the
+   * engine's dialect has the default, SqlDialect.manyPairsFrom; 0 takes that form for every
+   * range over every symbol).
    */
   manyPairsFrom?: number;
   /** How long a range's statement waits for the engine's memory before 503, in ms (30 s). */

@@ -40,9 +40,9 @@ export interface RateQuery {
    */
   startIsKey: boolean;
   /**
-   * The statement pairs many rows (a long range's, about three years of every symbol or more):
-   * its spans sort only the series that miss a day (see spansOfSeriesEnds in rates-sql.ts).
-   * Absent: false.
+   * The statement pairs many rows (a range's of every symbol, from SqlDialect.manyPairsFrom
+   * observations: two years of the ECB history on DuckDB, two months on PostgreSQL): its spans
+   * sort only the series that miss a day (see spansOfSeriesEnds in rates-sql.ts). Absent: false.
    */
   manyPairs?: boolean;
 }

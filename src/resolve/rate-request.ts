@@ -65,13 +65,6 @@ export interface RatePlan {
 export const WHOLE_ANSWER_ROWS = 20_000;
 
 /**
- * Pairs (one source's figure of one symbol on one day) from which a statement's spans sort only
- * the series that miss a day (RateQuery.manyPairs): about three years of every symbol. Below
- * it, the steps that spare the sort cost more than the sort (see spansOfSeriesEnds).
- */
-const MANY_PAIRS = 45_000;
-
-/**
  * Turns a rate request into the one SQL statement that answers it and the head of the response
  * (CONTRACT §3-§4). Dates are checked first: a segment shaped YYYY-MM-DD that is no calendar
  * date is a 400, any other segment that is neither a date nor `*` a 404 (CONTRACT §8).
@@ -83,7 +76,7 @@ export function planRateRequest(
   dialect: SqlDialect,
   today: string,
   rowsPerWindow?: number,
-  manyPairsFrom = MANY_PAIRS,
+  manyPairsFrom?: number,
 ): RatePlan {
   const segments =
     path.endpoint === 'date'
@@ -142,15 +135,18 @@ export function planRateRequest(
     startIsKey: true,
   };
   // What runs is worked out on first use: an answer from the cache needs none of it.
-  // A range over every symbol whose statements may pair manyPairsFrom rows or more, as
-  // estimated: the days held within the range, or within one window of it when it has several,
-  // times the pairs of a day. Every window takes the same form, as the statement shown for them.
+  // A range over every symbol whose statements may read manyPairsFrom observations or more (the
+  // dialect's, unless given), as estimated: the days held within the range, or within one
+  // window of it when it has several, times the observations of a day. Every window takes the
+  // same form, as the statement shown for them.
   let planned: RateQuery | undefined;
   const plannedQuery = (): RateQuery => {
     if (planned !== undefined) return planned;
     const days = Math.min(heldDays(), daysPerWindow(perDayOf(), rowsPerWindow));
     const many =
-      params.symbols === null && days > 0 && days * pairsPerDay(catalog, params) >= manyPairsFrom;
+      params.symbols === null &&
+      days > 0 &&
+      days * observationsPerDay(catalog, params) >= (manyPairsFrom ?? dialect.manyPairsFrom);
     return (planned = many ? { ...query, manyPairs: true } : query);
   };
   let windows: RateQuery[] | undefined;
@@ -226,16 +222,19 @@ function contributing(query: RateQuery, catalog: Catalog): RateQuery {
 }
 
 /**
- * The pairs a day of a statement over every symbol has at most: the symbols each requested
- * source holds, and its relative currency's row.
+ * The observations of a calendar day the requested sources hold, on average over the days from
+ * each one's first to its last: about 22 for the ECB history (some 30 currencies on five days
+ * of seven).
  */
-function pairsPerDay(catalog: Catalog, params: RateParams): number {
-  let pairs = 0;
+function observationsPerDay(catalog: Catalog, params: RateParams): number {
+  let perDay = 0;
   for (const key of params.sources) {
-    const holdings = catalog.get(key);
-    if (holdings && holdings.observations > 0) pairs += holdings.symbols.length + 1;
+    const { observations = 0, firstDate, lastDate } = catalog.get(key) ?? {};
+    if (observations > 0 && firstDate && lastDate) {
+      perDay += observations / (daysBetween(firstDate, lastDate) + 1);
+    }
   }
-  return pairs;
+  return perDay;
 }
 
 /**

@@ -13,7 +13,7 @@ export interface ServiceContext {
   answers: ResponseCache;
   /** About how many rows one window of a long range returns (see range-windows.ts). */
   rowsPerWindow?: number;
-  /** Pairs from which a range's statement sorts only the series that miss a day (rate-request.ts). */
+  /** Observations from which a range's statement sorts only the series that miss a day (rate-request.ts). */
   manyPairsFrom?: number;
   /** How long a range's statement waits for the engine's memory before 503, in ms (30 s). */
   memoryWaitMs?: number;

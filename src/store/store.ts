@@ -69,6 +69,12 @@ export interface SqlDialect {
   daysFrom(from: string, to: string): string;
   /** The constant 1 as the type rates are stored in. */
   readonly one: string;
+  /**
+   * Observations from which a range's statement over every symbol sorts only the series that
+   * miss a day (RateQuery.manyPairs): the estimated rows its legs read (the observations of the
+   * days it covers). Below it the steps that spare the sort cost the engine more than the sort.
+   */
+  readonly manyPairsFrom: number;
 }
 
 /** A registered publisher as the store's `sources` table holds it. */

@@ -113,6 +113,10 @@ const duckdbBase: Omit<SqlDialect, 'dayBeforeNextOfSeries'> = {
   // statement took 10.1-10.7 ms with integers, 9.4-10.1 so.
   daysFrom: (from, to) => `CAST(unnest(generate_series(${from}, ${to}, INTERVAL 1 DAY)) AS DATE)`,
   one: 'CAST(1 AS DOUBLE)',
+  // Against the sort of every pair (bench/, the same rows): over the ECB history (about 22
+  // observations a day) one year took 1.12 of the time, two years 0.97; over the generated 1 M
+  // set's four sources (about 29 a day) one year 1.06, two years 0.93.
+  manyPairsFrom: 16_000,
 };
 
 /** The dialect the store uses: range windows sort series by their hash. */

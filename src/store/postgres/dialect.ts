@@ -57,4 +57,9 @@ export const postgresDialect: SqlDialect = {
   // 23.2-23.9).
   daysFrom: (from, to) => `${from} + generate_series(0, ${to} - (${from}))`,
   one: 'CAST(1 AS DOUBLE PRECISION)',
+  // PostgreSQL sorts slower than it aggregates, so the series-ends form pays from far fewer
+  // rows than on DuckDB. Against the sort of every pair (the same rows): over the ECB history
+  // 30 days took 1.03 of the time, 91 days 0.91, a year 0.84, two years 0.84; over the
+  // generated 1 M set's four sources 1.02, 0.89, 0.80 and 0.77.
+  manyPairsFrom: 1_200,
 };
