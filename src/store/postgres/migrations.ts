@@ -34,6 +34,20 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE TABLE sandbox_credentials (role text PRIMARY KEY, password text NOT NULL);
   REVOKE ALL ON sandbox_credentials FROM PUBLIC;`,
+  // Sources and symbols compare as bytes, as on DuckDB, whatever the database's collation: the
+  // statements sort and group by them, and a locale's collation compares through the C library
+  // or ICU where "C" compares the bytes. The same rows in the same order (the codes are ASCII);
+  // the ECB history's statements took 0.85-0.89 of the time against an ICU en-US collation,
+  // 0.93-0.99 against C.UTF-8. The codes of the other tables follow, so that a query may still
+  // join them. Changing a column's type drops its statistics: they are gathered again.
+  `ALTER TABLE observations
+    ALTER COLUMN source TYPE text COLLATE "C",
+    ALTER COLUMN symbol TYPE text COLLATE "C";
+  ALTER TABLE sources
+    ALTER COLUMN key TYPE text COLLATE "C",
+    ALTER COLUMN relative_currency TYPE text COLLATE "C";
+  ALTER TABLE ingest_status ALTER COLUMN source TYPE text COLLATE "C";
+  ANALYZE observations;`,
 ];
 
 /** The tables the schema steps create: on a database without fxrates, these names must be free. */

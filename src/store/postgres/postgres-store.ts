@@ -414,7 +414,7 @@ export class PostgresStore implements Store {
     try {
       await client.query('BEGIN');
       await client.query(
-        `CREATE TEMP TABLE staging (seq bigint, source text, symbol text,
+        `CREATE TEMP TABLE staging (seq bigint, source text COLLATE "C", symbol text COLLATE "C",
            observation_time timestamp, rate double precision) ON COMMIT DROP`,
       );
       let seq = 0;
