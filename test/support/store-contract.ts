@@ -114,6 +114,25 @@ export function storeContract(
       ]);
     });
 
+    test('readers that stop after the first batch give the statement back, also when its next rows fail', async () => {
+      const long = 'SELECT g FROM generate_series(1, 100000) AS s(g)';
+      // Failing after the first batch: PostgreSQL's batches are 2,000 rows (the next one is
+      // asked for as the first is handed on), DuckDB computes further ahead before its first.
+      const failsAfter = engine === 'postgres' ? 3000 : 99990;
+      const failing = `SELECT g, CAST(CASE WHEN g > ${failsAfter} THEN 'x' ELSE '1' END AS INTEGER) AS n
+        FROM generate_series(1, 100000) AS s(g)`;
+      // More readers than statements may run at once: each must have ended its own.
+      for (let reader = 0; reader < 30; reader++) {
+        for await (const batch of store.streamRows(reader % 2 === 0 ? long : failing)) {
+          assert.ok(batch.length > 0);
+          break;
+        }
+      }
+      assert.deepEqual(await store.readColumns('SELECT 1 AS one'), [
+        { rowCount: 1, columns: [[1]] },
+      ]);
+    });
+
     test('ingest states are stored per source and replaced whole', async () => {
       const state = {
         source: 'ecb',

@@ -364,17 +364,27 @@ export class PostgresStore implements Store {
       throw this.failure(error);
     }
     const cursor = client.query(new Cursor(sql, [], { rowMode: 'array' }));
+    const read = (): Promise<SqlValue[][]> => cursor.read(STREAM_BATCH) as Promise<SqlValue[][]>;
     let failed = false;
+    // The next batch is asked for before this one is handed on: the server writes it while this
+    // process writes the rows before it. Over HTTP, `/all` took 0.955-0.964 of the time so on the
+    // ECB history and 0.968 over four sources of the generated 1 M set, a ten-year range 0.943
+    // (batches of 1,000 rows gave the same, of 8,000 1.08: less of the two overlaps).
+    let next: Promise<SqlValue[][]> | undefined = read();
     try {
-      for (;;) {
-        const rows = (await cursor.read(STREAM_BATCH)) as SqlValue[][];
-        if (rows.length === 0) return;
-        yield rows;
+      while (next !== undefined) {
+        const rows: SqlValue[][] = await next;
+        next = rows.length === STREAM_BATCH ? read() : undefined;
+        // Read below, or waited for when the rows are not wanted any more.
+        next?.catch(() => undefined);
+        if (rows.length > 0) yield rows;
       }
     } catch (error) {
       failed = true;
       throw this.failure(error);
     } finally {
+      // A batch asked for and not read (the reader stopped): the cursor closes after it.
+      if (next !== undefined) await next.catch(() => undefined);
       if (!failed) await new Promise<void>((resolve) => cursor.close(() => resolve()));
       client.release(failed);
       this.readers.give();
