@@ -326,7 +326,7 @@ export class PostgresStore implements Store {
       `SELECT source, symbol, count(*) AS observations,
          CAST(min(observation_time) AS DATE) AS first_date,
          CAST(max(observation_time) AS DATE) AS last_date
-       FROM observations GROUP BY source, symbol ORDER BY source, symbol COLLATE "C"`,
+       FROM observations GROUP BY source, symbol ORDER BY source, symbol`,
     );
     return catalogOf(
       this.sourceKeys,
